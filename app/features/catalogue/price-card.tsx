@@ -1,0 +1,50 @@
+import { Check, Zap } from "lucide-react";
+import { BuyButton } from "~/features/payments/purchase-dialog";
+import { ServiceIcon } from "./service-icon";
+import { formatPrice, type Service } from "./services";
+
+/** A card of /precios; its id is the anchor other pages link to. */
+export function PriceCard({ service, featured = false }: { service: Service; featured?: boolean }) {
+  return (
+    <article
+      id={service.slug}
+      aria-labelledby={`${service.slug}-title`}
+      className={`relative flex flex-col rounded-2xl bg-white p-6 shadow-sm ring-1 sm:p-8 ${
+        featured ? "ring-2 ring-brand-600" : "ring-slate-200"
+      }`}
+    >
+      <div className="flex items-center justify-between gap-3">
+        <span className="flex size-11 items-center justify-center rounded-xl bg-brand-50 text-brand-600">
+          <ServiceIcon service={service} />
+        </span>
+        <span className="inline-flex items-center gap-1 rounded-full bg-emerald-50 px-3 py-1 text-xs font-semibold text-emerald-800">
+          <Zap className="size-3.5" aria-hidden />
+          Entrega Rápida
+        </span>
+      </div>
+      <h2 id={`${service.slug}-title`} className="mt-5 text-xl font-semibold">
+        {service.name}
+      </h2>
+      <p className="mt-2 text-sm leading-6 text-slate-600">{service.shortDescription}</p>
+      <p className="mt-6 flex items-baseline gap-2">
+        <span className="text-4xl font-bold tracking-tight text-ink">
+          {formatPrice(service.priceCents)}
+        </span>
+      </p>
+      <p className="mt-1 text-sm text-slate-500">Pago único • Sin cuotas</p>
+      <ul className="mt-6 flex-1 space-y-3 text-sm">
+        {service.priceFeatures.map((feature) => (
+          <li key={feature} className="flex gap-3">
+            <Check className="size-5 shrink-0 text-brand-600" aria-hidden />
+            <span>{feature}</span>
+          </li>
+        ))}
+      </ul>
+      <BuyButton
+        service={service}
+        className="mt-8 w-full"
+        variant={featured ? "primary" : "secondary"}
+      />
+    </article>
+  );
+}

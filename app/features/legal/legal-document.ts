@@ -1,0 +1,32 @@
+/** Shape of the static legal pages; the texts live in documents.ts, the rendering in legal-page.tsx. */
+export type LegalBlock =
+  | { kind: "paragraph"; text: string }
+  | { kind: "list"; items: string[] }
+  /** A definition table, e.g. the list of cookies: header row + rows of cells. */
+  | { kind: "table"; header: string[]; rows: string[][] };
+
+export type LegalSection = { heading: string; blocks: LegalBlock[] };
+
+export type LegalDocument = {
+  /** Route path without slash: terminos, privacidad, cookies, aviso-legal */
+  slug: string;
+  /** Page heading and <title> prefix, in Spanish */
+  title: string;
+  /** Meta description, 120-160 characters, Spanish */
+  description: string;
+  /** ISO date (YYYY-MM-DD) of the last revision */
+  updatedOn: string;
+  intro: string;
+  sections: LegalSection[];
+};
+
+/** The company's identity, read from configuration (the legal notice must publish it). */
+export type CompanyDetails = {
+  brandName: string;
+  legalName: string;
+  taxId: string;
+  address: string;
+  registry: string;
+  contactEmail: string;
+  siteUrl: string;
+};

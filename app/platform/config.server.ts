@@ -1,0 +1,144 @@
+import { randomBytes } from "node:crypto";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { z } from "zod";
+
+/**
+ * The configuration contract (see README): every variable has a safe local default, and
+ * production (NODE_ENV=production) refuses to start on a default that would be unsafe there.
+ */
+
+const optionalText = z
+  .string()
+  .trim()
+  .transform((value) => (value === "" ? undefined : value))
+  .optional();
+
+const port = z.coerce.number().int().min(1).max(65535);
+
+const envSchema = z.object({
+  NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
+  PORT: port.default(3000),
+  HOST: z.string().trim().min(1).default("0.0.0.0"),
+  SITE_URL: optionalText.pipe(z.url({ protocol: /^https?$/ }).optional()),
+  DATABASE_URL: optionalText.pipe(z.url({ protocol: /^postgres(ql)?$/ }).optional()),
+  DATA_DIR: z.string().trim().min(1).default("./data"),
+  AUTH_SECRET: optionalText.pipe(
+    z.string().min(32, "debe tener al menos 32 caracteres").optional(),
+  ),
+  SMTP_URL: optionalText.pipe(z.url({ protocol: /^smtps?$/ }).optional()),
+  MAIL_FROM: optionalText.pipe(z.email().optional()),
+  CONTACT_INBOX: optionalText.pipe(z.email().optional()),
+  STRIPE_SECRET_KEY: optionalText.pipe(z.string().startsWith("sk_").optional()),
+  STRIPE_WEBHOOK_SECRET: optionalText.pipe(z.string().startsWith("whsec_").optional()),
+  STRIPE_API_BASE: optionalText.pipe(z.url().optional()),
+  ADMIN_EMAIL: optionalText.pipe(z.email().max(255).optional()),
+  ADMIN_PASSWORD: optionalText.pipe(z.string().min(8).max(100).optional()),
+  HUMAN_CHECK: z.enum(["altcha", "off"]).default("altcha"),
+  TRUST_PROXY: optionalText,
+  LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
+  BRAND_NAME: z.string().trim().min(1).default("Vértice Digital"),
+  COMPANY_LEGAL_NAME: z.string().trim().min(1).default("Vértice Digital Servicios S.L."),
+  COMPANY_TAX_ID: z.string().trim().min(1).default("B00000000"),
+  COMPANY_ADDRESS: z.string().trim().min(1).default("Calle Mayor 1, 28013 Madrid, España"),
+  COMPANY_REGISTRY: z
+    .string()
+    .trim()
+    .min(1)
+    .default("Registro Mercantil de Madrid, tomo 00000, folio 0, hoja M-000000"),
+  CONTACT_EMAIL: z.email().default("hola@verticedigital.es"),
+});
+
+export type Env = z.infer<typeof envSchema>;
+
+export type AppConfig = ReturnType<typeof buildConfig>;
+
+export class ConfigError extends Error {}
+
+function buildConfig(env: Env) {
+  const isProduction = env.NODE_ENV === "production";
+  const dataDir = path.resolve(env.DATA_DIR);
+  const siteUrl = (env.SITE_URL ?? `http://localhost:${env.PORT}`).replace(/\/+$/, "");
+  return {
+    isProduction,
+    nodeEnv: env.NODE_ENV,
+    port: env.PORT,
+    host: env.HOST,
+    siteUrl,
+    databaseUrl: env.DATABASE_URL,
+    dataDir,
+    authSecret: env.AUTH_SECRET ?? (isProduction ? "" : localSecret(dataDir, "auth-secret")),
+    smtpUrl: env.SMTP_URL,
+    mailFrom: env.MAIL_FROM ?? `${env.BRAND_NAME} <${env.CONTACT_EMAIL}>`,
+    contactInbox: env.CONTACT_INBOX ?? env.CONTACT_EMAIL,
+    stripe: {
+      secretKey: env.STRIPE_SECRET_KEY,
+      webhookSecret: env.STRIPE_WEBHOOK_SECRET,
+      apiBase: env.STRIPE_API_BASE,
+    },
+    admin: { email: env.ADMIN_EMAIL, password: env.ADMIN_PASSWORD },
+    humanCheck: env.HUMAN_CHECK,
+    trustProxy: env.TRUST_PROXY,
+    logLevel: env.LOG_LEVEL,
+    company: {
+      brandName: env.BRAND_NAME,
+      legalName: env.COMPANY_LEGAL_NAME,
+      taxId: env.COMPANY_TAX_ID,
+      address: env.COMPANY_ADDRESS,
+      registry: env.COMPANY_REGISTRY,
+      contactEmail: env.CONTACT_EMAIL,
+      siteUrl,
+    },
+  };
+}
+
+/** Rules that only hold in production, where a local default would be unsafe. */
+function productionProblems(env: Env): string[] {
+  if (env.NODE_ENV !== "production") return [];
+  const problems: string[] = [];
+  if (!env.AUTH_SECRET) problems.push("AUTH_SECRET: obligatorio en producción");
+  if (!env.SITE_URL) problems.push("SITE_URL: obligatorio en producción");
+  else if (!env.SITE_URL.startsWith("https://"))
+    problems.push("SITE_URL: debe usar https:// en producción");
+  if (env.STRIPE_SECRET_KEY && !env.STRIPE_WEBHOOK_SECRET)
+    problems.push("STRIPE_WEBHOOK_SECRET: obligatorio cuando STRIPE_SECRET_KEY está definido");
+  if (env.ADMIN_EMAIL && !env.ADMIN_PASSWORD)
+    problems.push("ADMIN_PASSWORD: obligatorio cuando ADMIN_EMAIL está definido");
+  return problems;
+}
+
+/** Parses the environment; throws a ConfigError whose message names every bad variable. */
+export function parseConfig(source: NodeJS.ProcessEnv): AppConfig {
+  const result = envSchema.safeParse(source);
+  if (!result.success) {
+    // Values are not echoed: some of these variables are secrets.
+    const lines = result.error.issues.map((issue) => `${issue.path.join(".")}: ${issue.message}`);
+    throw new ConfigError(`Configuración inválida: ${lines.join("; ")}`);
+  }
+  const problems = productionProblems(result.data);
+  if (problems.length > 0) throw new ConfigError(`Configuración inválida: ${problems.join("; ")}`);
+  return buildConfig(result.data);
+}
+
+/** A secret generated once per data directory, so local sessions survive restarts. */
+function localSecret(dataDir: string, name: string): string {
+  const file = path.join(dataDir, name);
+  if (existsSync(file)) return readFileSync(file, "utf8").trim();
+  mkdirSync(dataDir, { recursive: true });
+  const secret = randomBytes(32).toString("hex");
+  writeFileSync(file, secret, { mode: 0o600 });
+  return secret;
+}
+
+let cached: AppConfig | undefined;
+
+/** The process configuration, parsed on first use. */
+export function getConfig(): AppConfig {
+  cached ??= parseConfig(process.env);
+  return cached;
+}
+
+/** Test hook: forget the parsed configuration after changing process.env. */
+export function resetConfigForTests() {
+  cached = undefined;
+}

@@ -1,0 +1,81 @@
+import path from "node:path";
+import { mkdirSync } from "node:fs";
+import { PGlite } from "@electric-sql/pglite";
+import { sql } from "drizzle-orm";
+import { drizzle as drizzleNodePg } from "drizzle-orm/node-postgres";
+import { migrate as migrateNodePg } from "drizzle-orm/node-postgres/migrator";
+import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
+import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
+import { migrate as migratePglite } from "drizzle-orm/pglite/migrator";
+import pg from "pg";
+import * as schema from "./schema";
+
+/** One query-builder type for both drivers; prefer the builder over db.execute(). */
+export type Database = PgDatabase<PgQueryResultHKT, typeof schema>;
+
+export type DatabaseHandle = {
+  db: Database;
+  kind: "pglite" | "postgres";
+  /** Applies pending migrations; safe when several instances start at once. */
+  migrate(): Promise<void>;
+  ping(): Promise<void>;
+  close(): Promise<void>;
+};
+
+/** Any value will do as long as every instance uses the same one. */
+const MIGRATION_LOCK_KEY = 728_1234_001;
+
+export const migrationsFolder = path.resolve(process.env.MIGRATIONS_DIR ?? "drizzle");
+
+export type DatabaseTarget =
+  | { kind: "postgres"; url: string; maxConnections?: number }
+  | { kind: "pglite"; dataDir: string | "memory" };
+
+export function openDatabase(target: DatabaseTarget): DatabaseHandle {
+  return target.kind === "postgres"
+    ? openPostgres(target.url, target.maxConnections ?? 10)
+    : openPglite(target.dataDir);
+}
+
+function openPostgres(url: string, maxConnections: number): DatabaseHandle {
+  const pool = new pg.Pool({ connectionString: url, max: maxConnections });
+  const db = drizzleNodePg(pool, { schema });
+  return {
+    db,
+    kind: "postgres",
+    async migrate() {
+      // The lock is per session: take it, migrate and release it on one client.
+      const client = await pool.connect();
+      try {
+        await client.query("select pg_advisory_lock($1)", [MIGRATION_LOCK_KEY]);
+        try {
+          await migrateNodePg(drizzleNodePg(client, { schema }), { migrationsFolder });
+        } finally {
+          await client.query("select pg_advisory_unlock($1)", [MIGRATION_LOCK_KEY]);
+        }
+      } finally {
+        client.release();
+      }
+    },
+    async ping() {
+      await db.execute(sql`select 1`);
+    },
+    close: () => pool.end(),
+  };
+}
+
+function openPglite(dataDir: string | "memory"): DatabaseHandle {
+  if (dataDir !== "memory") mkdirSync(dataDir, { recursive: true });
+  // PGlite is single-process and single-connection: one instance per data directory.
+  const client = dataDir === "memory" ? new PGlite() : new PGlite(dataDir);
+  const db = drizzlePglite(client, { schema });
+  return {
+    db,
+    kind: "pglite",
+    migrate: () => migratePglite(db, { migrationsFolder }),
+    async ping() {
+      await db.execute(sql`select 1`);
+    },
+    close: () => client.close(),
+  };
+}

@@ -1,0 +1,84 @@
+import { useEffect } from "react";
+import {
+  isRouteErrorResponse,
+  Links,
+  Meta,
+  Outlet,
+  Scripts,
+  ScrollRestoration,
+  useRouteError,
+  useRouteLoaderData,
+} from "react-router";
+import type { Route } from "./+types/root";
+import "./app.css";
+import { SiteFooter } from "~/features/layout/site-footer";
+import { SiteHeader } from "~/features/layout/site-header";
+import { NotFoundMessage } from "~/features/layout/not-found-message";
+import { CookieBanner } from "~/features/privacy/cookie-banner";
+import { getSiteInfo } from "~/features/seo/site.server";
+import { useNonce } from "~/platform/security/nonce";
+import { ButtonLink } from "~/ui/button";
+
+export const links: Route.LinksFunction = () => [
+  { rel: "icon", href: "/favicon.svg", type: "image/svg+xml" },
+];
+
+export function loader() {
+  return { site: getSiteInfo() };
+}
+
+export function Layout({ children }: { children: React.ReactNode }) {
+  const nonce = useNonce();
+  const data = useRouteLoaderData<typeof loader>("root");
+  return (
+    <html lang="es">
+      <head>
+        <meta charSet="utf-8" />
+        <meta name="viewport" content="width=device-width, initial-scale=1" />
+        <meta name="theme-color" content="#1d41b0" />
+        <Meta />
+        <Links />
+      </head>
+      <body className="flex min-h-dvh flex-col">
+        <a
+          href="#contenido"
+          className="sr-only z-50 rounded-md bg-white px-4 py-2 font-semibold text-brand-700 focus:not-sr-only focus:fixed focus:top-2 focus:left-2"
+        >
+          Saltar al contenido
+        </a>
+        {data ? <SiteHeader brandName={data.site.brandName} /> : null}
+        <main id="contenido" className="flex-1">
+          {children}
+        </main>
+        {data ? <SiteFooter site={data.site} /> : null}
+        <CookieBanner />
+        <ScrollRestoration nonce={nonce} />
+        <Scripts nonce={nonce} />
+      </body>
+    </html>
+  );
+}
+
+export default function App() {
+  // Browser tests wait for this mark instead of sleeping until the page is interactive.
+  useEffect(() => {
+    document.documentElement.dataset.hydrated = "true";
+  }, []);
+  return <Outlet />;
+}
+
+export function ErrorBoundary() {
+  const error = useRouteError();
+  if (isRouteErrorResponse(error) && error.status === 404) return <NotFoundMessage />;
+  return (
+    <section className="mx-auto flex max-w-xl flex-col items-center px-4 py-24 text-center">
+      <h1 className="text-3xl font-bold tracking-tight">Algo ha salido mal</h1>
+      <p className="mt-4 text-slate-600">
+        Ha ocurrido un error inesperado. Inténtalo de nuevo en unos minutos.
+      </p>
+      <ButtonLink to="/" className="mt-8">
+        Volver al inicio
+      </ButtonLink>
+    </section>
+  );
+}

@@ -1,0 +1,131 @@
+import { ArrowRight, BadgeCheck, Clock, Lock, Sparkles } from "lucide-react";
+import type { Route } from "./+types/home";
+import { ServiceCard } from "~/features/catalogue/service-card";
+import { servicesForHome } from "~/features/catalogue/services";
+import { ContactSection } from "~/features/contact/contact-section";
+import { SectionLink } from "~/features/layout/section-link";
+import { pageMeta } from "~/features/seo/meta";
+import { siteFromMatches } from "~/features/seo/site";
+import { organizationJsonLd } from "~/features/seo/structured-data";
+import { buttonClasses } from "~/ui/button";
+import { SectionHeading } from "~/ui/section-heading";
+
+const HERO_TEXT =
+  "Asistencia técnica global, IA, desarrollo web, ciberseguridad y reputación digital. Todo en un solo lugar.";
+
+export const meta: Route.MetaFunction = ({ matches }) => {
+  const site = siteFromMatches(matches);
+  return pageMeta(matches, {
+    title: site?.brandName ?? "Inicio",
+    description:
+      "Servicios digitales a precio cerrado en España: asistencia informática, consultoría en IA, desarrollo web, ciberseguridad y reputación digital.",
+    path: "/",
+    jsonLd: site ? [organizationJsonLd(site)] : [],
+  });
+};
+
+const strengths = [
+  {
+    icon: BadgeCheck,
+    title: "Precio cerrado",
+    text: "Sabes lo que pagas desde el principio. Pago único, sin cuotas ni sorpresas.",
+  },
+  {
+    icon: Clock,
+    title: "Plazos claros",
+    text: "Cada servicio tiene un plazo de entrega comprometido por escrito.",
+  },
+  {
+    icon: Lock,
+    title: "Pago 100% seguro",
+    text: "Pagos con tarjeta cifrados y reembolso garantizado si no podemos cumplir.",
+  },
+  {
+    icon: Sparkles,
+    title: "Expertos reales",
+    text: "Profesionales certificados que te explican cada paso en tu idioma.",
+  },
+];
+
+export default function Home({ matches }: Route.ComponentProps) {
+  const site = siteFromMatches(matches);
+  return (
+    <>
+      <section className="relative overflow-hidden bg-gradient-to-b from-brand-900 via-brand-800 to-brand-700 text-white">
+        <div className="mx-auto max-w-7xl px-4 py-20 sm:px-6 sm:py-28 lg:px-8">
+          <p className="inline-flex items-center gap-2 rounded-full bg-white/10 px-3 py-1 text-sm font-medium text-brand-100 ring-1 ring-white/20">
+            <BadgeCheck className="size-4" aria-hidden />
+            Servicios digitales a precio cerrado
+          </p>
+          <h1 className="mt-6 max-w-4xl text-4xl font-bold tracking-tight text-white sm:text-5xl lg:text-6xl">
+            {HERO_TEXT}
+          </h1>
+          <p className="mt-6 max-w-2xl text-lg leading-8 text-brand-100">
+            Para empresas y particulares en toda España. Resolvemos hoy lo que te frena y preparamos
+            tu negocio para lo que viene.
+          </p>
+          <div className="mt-10 flex flex-col gap-3 sm:flex-row">
+            <SectionLink
+              section="servicios"
+              className={buttonClasses({ variant: "inverse", size: "lg" })}
+            >
+              Ver servicios
+              <ArrowRight className="size-5" aria-hidden />
+            </SectionLink>
+            <SectionLink
+              section="contacto"
+              className={buttonClasses({ variant: "outlineInverse", size: "lg" })}
+            >
+              Contactar
+            </SectionLink>
+          </div>
+        </div>
+      </section>
+
+      <section id="servicios" aria-labelledby="servicios-title" className="py-20 sm:py-24">
+        <div className="mx-auto max-w-7xl px-4 sm:px-6 lg:px-8">
+          <SectionHeading
+            id="servicios-title"
+            eyebrow="Servicios"
+            title="Todo lo digital, resuelto por expertos"
+          >
+            Elige el servicio que necesitas o empieza con una consultoría puntual de una hora.
+          </SectionHeading>
+          <ul className="mt-12 grid gap-6 sm:grid-cols-2 lg:grid-cols-3">
+            {servicesForHome().map((service) => (
+              <li key={service.slug} className="flex">
+                <ServiceCard service={service} />
+              </li>
+            ))}
+          </ul>
+        </div>
+      </section>
+
+      <section
+        aria-labelledby="ventajas-title"
+        className="border-t border-slate-200 py-20 sm:py-24"
+      >
+        <div className="mx-auto max-w-7xl px-4 sm:px-6 lg:px-8">
+          <SectionHeading
+            id="ventajas-title"
+            eyebrow="Por qué elegirnos"
+            title="Una empresa en la que puedes confiar"
+          />
+          <ul className="mt-12 grid gap-8 sm:grid-cols-2 lg:grid-cols-4">
+            {strengths.map(({ icon: Icon, title, text }) => (
+              <li key={title}>
+                <span className="flex size-11 items-center justify-center rounded-xl bg-brand-600 text-white">
+                  <Icon className="size-5" aria-hidden />
+                </span>
+                <h3 className="mt-4 font-semibold">{title}</h3>
+                <p className="mt-2 text-sm leading-6 text-slate-600">{text}</p>
+              </li>
+            ))}
+          </ul>
+        </div>
+      </section>
+
+      <ContactSection contactEmail={site?.contactEmail ?? ""} />
+    </>
+  );
+}

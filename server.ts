@@ -1,0 +1,149 @@
+/**
+ * The Express entry: security headers, health checks, static files and the React Router
+ * handler. Built into build/server/index.js together with the app, so the app and the server
+ * share one configuration and one database client.
+ */
+import type { Server } from "node:http";
+import { createRequestHandler } from "@react-router/express";
+import compression from "compression";
+import express from "express";
+import type { ServerBuild } from "react-router";
+import type { ViteDevServer } from "vite";
+import { ConfigError, getConfig, type AppConfig } from "~/platform/config.server";
+import { closeDatabase, getDatabaseHandle } from "~/platform/db/database.server";
+import { loadContextFrom } from "~/platform/http/load-context";
+import { requestLog } from "~/platform/http/request-log.server";
+import { getLogger } from "~/platform/logger.server";
+import { securityHeaders } from "~/platform/security/headers.server";
+
+const MAX_BODY_BYTES = 64 * 1024;
+
+type ServerOptions = { viteDevServer?: ViteDevServer };
+
+let ready = false;
+
+function trustProxyValue(value: string | undefined): boolean | number | string {
+  if (value === undefined) return false;
+  return /^\d+$/.test(value) ? Number(value) : value;
+}
+
+export function createApp(config: AppConfig, { viteDevServer }: ServerOptions = {}) {
+  const logger = getLogger();
+  const app = express();
+  app.disable("x-powered-by");
+  app.set("trust proxy", trustProxyValue(config.trustProxy));
+
+  app.get("/healthz", (_req, res) => {
+    res.type("text/plain").send("ok");
+  });
+  app.get("/readyz", async (_req, res) => {
+    try {
+      if (!ready) throw new Error("starting");
+      await getDatabaseHandle().ping();
+      res.type("text/plain").send("ready");
+    } catch {
+      res.status(503).type("text/plain").send("not ready");
+    }
+  });
+
+  app.use(requestLog(logger));
+  app.use(refuseUntilReady);
+  app.use(securityHeaders({ isProduction: config.isProduction }));
+  app.use(refuseLargeBodies);
+  // Cheap settings: most HTML is small, and the CPU is better spent serving requests.
+  app.use(compression({ level: 4, brotli: { params: { 1: 4 } } }));
+
+  if (viteDevServer) {
+    app.use(viteDevServer.middlewares);
+  } else {
+    app.use(
+      "/assets",
+      express.static("build/client/assets", { immutable: true, maxAge: "1y", index: false }),
+    );
+    app.use(express.static("build/client", { maxAge: "1h", index: false }));
+  }
+
+  app.all(
+    "/{*splat}",
+    createRequestHandler({
+      build: viteDevServer
+        ? () =>
+            viteDevServer.ssrLoadModule("virtual:react-router/server-build") as Promise<ServerBuild>
+        : () => import("virtual:react-router/server-build"),
+      mode: config.isProduction ? "production" : "development",
+      getLoadContext: loadContextFrom,
+    }),
+  );
+  return app;
+}
+
+/** Health checks answer while migrations run; everything else waits for them. */
+const refuseUntilReady: express.RequestHandler = (_req, res, next) => {
+  if (ready) return next();
+  res
+    .status(503)
+    .setHeader("Retry-After", "2")
+    .type("text/plain")
+    .send("Iniciando, inténtalo en unos segundos.");
+};
+
+const refuseLargeBodies: express.RequestHandler = (req, res, next) => {
+  const length = Number(req.get("content-length") ?? 0);
+  if (length > MAX_BODY_BYTES) {
+    res.status(413).type("text/plain").send("La petición es demasiado grande.");
+    return;
+  }
+  next();
+};
+
+export async function startServer(options: ServerOptions = {}): Promise<Server> {
+  let config: AppConfig;
+  try {
+    config = getConfig();
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      console.error(error.message);
+      process.exit(1);
+    }
+    throw error;
+  }
+  const logger = getLogger();
+  if (!config.isProduction) {
+    logger.info(
+      { dataDir: config.dataDir },
+      "Modo local: secreto generado, buzón de desarrollo en /dev/correo y pagos simulados",
+    );
+  }
+
+  const server = createApp(config, options).listen(config.port, config.host);
+  installShutdown(server);
+  const database = getDatabaseHandle();
+  await database.migrate();
+  ready = true;
+  logger.info({ url: config.siteUrl, database: database.kind }, "ready");
+  return server;
+}
+
+function installShutdown(server: Server) {
+  let stopping = false;
+  const stop = (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    ready = false;
+    getLogger().info({ signal }, "shutting down");
+    const force = setTimeout(() => process.exit(1), 10_000);
+    force.unref();
+    server.close(() => {
+      closeDatabase()
+        .catch((error) => getLogger().error({ err: error }, "closing the database failed"))
+        .finally(() => process.exit(0));
+    });
+    server.closeIdleConnections();
+  };
+  process.once("SIGTERM", () => stop("SIGTERM"));
+  process.once("SIGINT", () => stop("SIGINT"));
+}
+
+if (import.meta.env.PROD) {
+  await startServer();
+}
