@@ -24,6 +24,24 @@ export const meta: Route.MetaFunction = ({ matches }) => {
   });
 };
 
+const guarantees = [
+  {
+    icon: Clock,
+    title: "Respuesta en 24 horas",
+    text: "Te contactamos en menos de un día laborable.",
+  },
+  {
+    icon: BadgeCheck,
+    title: "Pago único • Sin cuotas",
+    text: "Precio cerrado, sin permanencias ni sorpresas.",
+  },
+  {
+    icon: Lock,
+    title: "100% seguro • Reembolso garantizado",
+    text: "Pago con tarjeta cifrado de extremo a extremo.",
+  },
+];
+
 const strengths = [
   {
     icon: BadgeCheck,
@@ -52,33 +70,51 @@ export default function Home({ matches }: Route.ComponentProps) {
   return (
     <>
       <section className="relative overflow-hidden bg-gradient-to-b from-brand-900 via-brand-800 to-brand-700 text-white">
-        <div className="mx-auto max-w-7xl px-4 py-20 sm:px-6 sm:py-28 lg:px-8">
-          <p className="inline-flex items-center gap-2 rounded-full bg-white/10 px-3 py-1 text-sm font-medium text-brand-100 ring-1 ring-white/20">
-            <BadgeCheck className="size-4" aria-hidden />
-            Servicios digitales a precio cerrado
-          </p>
-          <h1 className="mt-6 max-w-4xl text-4xl font-bold tracking-tight text-white sm:text-5xl lg:text-6xl">
-            {HERO_TEXT}
-          </h1>
-          <p className="mt-6 max-w-2xl text-lg leading-8 text-brand-100">
-            Para empresas y particulares en toda España. Resolvemos hoy lo que te frena y preparamos
-            tu negocio para lo que viene.
-          </p>
-          <div className="mt-10 flex flex-col gap-3 sm:flex-row">
-            <SectionLink
-              section="servicios"
-              className={buttonClasses({ variant: "inverse", size: "lg" })}
-            >
-              Ver servicios
-              <ArrowRight className="size-5" aria-hidden />
-            </SectionLink>
-            <SectionLink
-              section="contacto"
-              className={buttonClasses({ variant: "outlineInverse", size: "lg" })}
-            >
-              Contactar
-            </SectionLink>
+        <div className="mx-auto grid max-w-7xl items-center gap-12 px-4 py-20 sm:px-6 sm:py-24 lg:grid-cols-12 lg:px-8">
+          <div className="lg:col-span-7">
+            <p className="inline-flex items-center gap-2 rounded-full bg-white/10 px-3 py-1 text-sm font-medium text-brand-100 ring-1 ring-white/20">
+              <BadgeCheck className="size-4" aria-hidden />
+              Servicios digitales a precio cerrado
+            </p>
+            <h1 className="mt-6 text-4xl font-bold tracking-tight text-white sm:text-5xl">
+              {HERO_TEXT}
+            </h1>
+            <p className="mt-6 max-w-2xl text-lg leading-8 text-brand-100">
+              Para empresas y particulares en toda España. Resolvemos hoy lo que te frena y
+              preparamos tu negocio para lo que viene.
+            </p>
+            <div className="mt-10 flex flex-col gap-3 sm:flex-row">
+              <SectionLink
+                section="servicios"
+                className={buttonClasses({ variant: "inverse", size: "lg" })}
+              >
+                Ver servicios
+                <ArrowRight className="size-5" aria-hidden />
+              </SectionLink>
+              <SectionLink
+                section="contacto"
+                className={buttonClasses({ variant: "outlineInverse", size: "lg" })}
+              >
+                Contactar
+              </SectionLink>
+            </div>
           </div>
+          <ul
+            aria-label="Nuestras garantías"
+            className="hidden space-y-4 rounded-2xl bg-white/10 p-8 ring-1 ring-white/20 lg:col-span-5 lg:block"
+          >
+            {guarantees.map(({ icon: Icon, title, text }) => (
+              <li key={title} className="flex gap-4">
+                <span className="flex size-10 shrink-0 items-center justify-center rounded-lg bg-white text-brand-700">
+                  <Icon className="size-5" aria-hidden />
+                </span>
+                <div>
+                  <p className="font-semibold text-white">{title}</p>
+                  <p className="text-sm leading-6 text-brand-100">{text}</p>
+                </div>
+              </li>
+            ))}
+          </ul>
         </div>
       </section>
 

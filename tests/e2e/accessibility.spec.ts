@@ -1,0 +1,41 @@
+import AxeBuilder from "@axe-core/playwright";
+import type { Page } from "@playwright/test";
+import { expect, openPage, publicPaths, test } from "./fixtures";
+
+async function seriousViolations(page: Page) {
+  const results = await new AxeBuilder({ page }).analyze();
+  return results.violations
+    .filter((violation) => violation.impact === "serious" || violation.impact === "critical")
+    .map(
+      (violation) =>
+        `${violation.id}: ${violation.nodes.map((node) => node.target.join(" ")).join(", ")}`,
+    );
+}
+
+for (const path of [...publicPaths, "/pago-exitoso", "/no-existe"]) {
+  test(`${path} has no serious or critical axe violations`, async ({ page }) => {
+    await openPage(page, path);
+    expect(await seriousViolations(page)).toEqual([]);
+  });
+}
+
+test.describe("with the cookie banner and the purchase dialog open", () => {
+  test.use({ storedConsent: null });
+
+  test("no serious or critical axe violations", async ({ page }) => {
+    await page.clock.install();
+    await openPage(page, "/precios");
+    await page.clock.runFor(1_000);
+    await expect(page.getByRole("dialog", { name: /cookies/i })).toBeVisible();
+    expect(await seriousViolations(page)).toEqual([]);
+    await page.getByRole("button", { name: "Personalizar" }).click();
+    expect(await seriousViolations(page)).toEqual([]);
+    await page.getByRole("button", { name: "Cerrar" }).click();
+    await page
+      .locator("article#desarrollo-web")
+      .getByRole("button", { name: "Comprar ahora" })
+      .click();
+    await expect(page.getByRole("dialog", { name: "Registro Requerido" })).toBeVisible();
+    expect(await seriousViolations(page)).toEqual([]);
+  });
+});

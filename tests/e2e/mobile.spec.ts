@@ -1,0 +1,59 @@
+import type { Page } from "@playwright/test";
+import { expect, openPage, test } from "./fixtures";
+
+const menuButton = (page: Page) => page.getByRole("button", { name: /menú/ });
+const menu = (page: Page) => page.locator("#mobile-menu");
+
+test("the mobile menu opens, shows the links and closes on any tap", async ({ page }) => {
+  await openPage(page, "/precios");
+  await expect(menu(page)).toHaveCount(0);
+  await menuButton(page).click();
+  await expect(menuButton(page)).toHaveAttribute("aria-expanded", "true");
+  for (const name of [
+    "Inicio",
+    "Servicios",
+    "Precios",
+    "Contacto",
+    "Iniciar Sesión",
+    "Registrarse",
+  ]) {
+    await expect(menu(page).getByRole("link", { name })).toBeVisible();
+  }
+  await menu(page).getByRole("link", { name: "Inicio" }).click();
+  await expect(page).toHaveURL(/\/$/);
+  await expect(menu(page)).toHaveCount(0);
+  await expect(menuButton(page)).toHaveAttribute("aria-expanded", "false");
+});
+
+test("on home, a section link closes the menu and then scrolls to the section", async ({
+  page,
+}) => {
+  await openPage(page, "/");
+  await menuButton(page).click();
+  await menu(page).getByRole("link", { name: "Contacto" }).click();
+  await expect(menu(page)).toHaveCount(0);
+  await expect
+    .poll(() =>
+      page.evaluate(() => document.getElementById("contacto")!.getBoundingClientRect().top),
+    )
+    .toBeLessThan(120);
+});
+
+test("/precios shows one column of cards on a phone", async ({ page }) => {
+  await openPage(page, "/precios");
+  const lefts = await page
+    .locator("article")
+    .evaluateAll((cards) => cards.map((card) => Math.round(card.getBoundingClientRect().left)));
+  expect(new Set(lefts).size).toBe(1);
+});
+
+test("pages do not scroll sideways on a 360 px screen", async ({ page }) => {
+  await page.setViewportSize({ width: 360, height: 740 });
+  for (const path of ["/", "/precios", "/desarrollo-web", "/privacidad"]) {
+    await openPage(page, path);
+    const overflow = await page.evaluate(
+      () => document.documentElement.scrollWidth - window.innerWidth,
+    );
+    expect(overflow, path).toBeLessThanOrEqual(0);
+  }
+});

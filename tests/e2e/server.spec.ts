@@ -1,0 +1,55 @@
+import { expect, test } from "@playwright/test";
+
+test("/ answers with the security headers and a per-response nonce", async ({ request }) => {
+  const first = await request.get("/");
+  const second = await request.get("/");
+  const headers = first.headers();
+  expect(headers["content-security-policy"]).toMatch(/script-src 'self' 'nonce-[\w+/=]+'/);
+  expect(headers["content-security-policy"]).toContain("frame-ancestors 'none'");
+  expect(headers["content-security-policy"]).not.toMatch(/script-src[^;]*unsafe-inline/);
+  expect(headers["x-content-type-options"]).toBe("nosniff");
+  expect(headers["referrer-policy"]).toBe("strict-origin-when-cross-origin");
+  expect(headers["x-request-id"]).toMatch(/^[\w-]+$/);
+  expect(second.headers()["content-security-policy"]).not.toBe(headers["content-security-policy"]);
+  const html = await first.text();
+  const nonce = /'nonce-([^']+)'/.exec(headers["content-security-policy"]!)![1];
+  // Every inline script carries the nonce of its own response.
+  const scripts = [...html.matchAll(/<script(?![^>]*type="application\/ld\+json")([^>]*)>/g)];
+  expect(scripts.length).toBeGreaterThan(0);
+  for (const [, attributes] of scripts) expect(attributes).toContain(`nonce="${nonce}"`);
+});
+
+test("health, readiness, sitemap and robots answer 200", async ({ request, baseURL }) => {
+  expect((await request.get("/healthz")).status()).toBe(200);
+  const ready = await request.get("/readyz");
+  expect(ready.status()).toBe(200);
+  const sitemap = await request.get("/sitemap.xml");
+  expect(sitemap.status()).toBe(200);
+  expect(sitemap.headers()["content-type"]).toContain("application/xml");
+  const xml = await sitemap.text();
+  for (const path of ["/", "/precios", "/ciberseguridad", "/terminos", "/aviso-legal"]) {
+    expect(xml).toContain(`<loc>${baseURL}${path}</loc>`);
+  }
+  const robots = await request.get("/robots.txt");
+  expect(robots.status()).toBe(200);
+  expect(await robots.text()).toContain(`Sitemap: ${baseURL}/sitemap.xml`);
+});
+
+test("pages are compressed and hashed assets are cached for a year", async ({ request }) => {
+  const page = await request.get("/precios", { headers: { "Accept-Encoding": "br, gzip" } });
+  expect(page.headers()["content-encoding"]).toMatch(/br|gzip/);
+  const asset = /\/assets\/[\w.-]+\.js/.exec(await page.text())?.[0];
+  expect(asset).toBeTruthy();
+  const assetResponse = await request.get(asset!);
+  expect(assetResponse.status()).toBe(200);
+  expect(assetResponse.headers()["cache-control"]).toContain("immutable");
+  expect(assetResponse.headers()["cache-control"]).toContain("max-age=31536000");
+});
+
+test("a request body over 64 KB is refused with 413", async ({ request }) => {
+  const response = await request.post("/", {
+    headers: { "Content-Type": "application/x-www-form-urlencoded" },
+    data: `message=${"a".repeat(70 * 1024)}`,
+  });
+  expect(response.status()).toBe(413);
+});

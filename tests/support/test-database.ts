@@ -1,0 +1,77 @@
+import { randomBytes } from "node:crypto";
+import pg from "pg";
+import { afterAll, beforeAll } from "vitest";
+import { openDatabase, type DatabaseHandle } from "~/platform/db/client.server";
+import { installDatabase } from "~/platform/db/database.server";
+
+/**
+ * A clean, migrated database for one test file: in-memory PGlite by default, or a fresh
+ * database on the PostgreSQL server of TEST_DATABASE_URL (dropped afterwards).
+ */
+export async function createTestDatabase(): Promise<{
+  handle: DatabaseHandle;
+  url?: string;
+  drop(): Promise<void>;
+}> {
+  const serverUrl = process.env.TEST_DATABASE_URL;
+  if (!serverUrl) {
+    const handle = openDatabase({ kind: "pglite", dataDir: "memory" });
+    await handle.migrate();
+    return { handle, drop: () => handle.close() };
+  }
+  const name = `test_${Date.now()}_${randomBytes(4).toString("hex")}`;
+  await adminQuery(serverUrl, `create database ${name}`);
+  const url = withDatabase(serverUrl, name);
+  const handle = openDatabase({ kind: "postgres", url });
+  await handle.migrate();
+  return {
+    handle,
+    url,
+    async drop() {
+      await handle.close();
+      await adminQuery(serverUrl, `drop database if exists ${name} with (force)`);
+    },
+  };
+}
+
+/** Registers hooks that give the test file its own database, also installed as the app's. */
+export function setupTestDatabase() {
+  const state: { handle?: DatabaseHandle; url?: string } = {};
+  let drop: (() => Promise<void>) | undefined;
+  beforeAll(async () => {
+    const created = await createTestDatabase();
+    state.handle = created.handle;
+    state.url = created.url;
+    drop = created.drop;
+    installDatabase(created.handle);
+  });
+  afterAll(async () => {
+    installDatabase(undefined);
+    await drop?.();
+  });
+  return {
+    get handle(): DatabaseHandle {
+      if (!state.handle) throw new Error("The test database is created in beforeAll");
+      return state.handle;
+    },
+    get db() {
+      return this.handle.db;
+    },
+  };
+}
+
+export function withDatabase(serverUrl: string, database: string): string {
+  const url = new URL(serverUrl);
+  url.pathname = `/${database}`;
+  return url.toString();
+}
+
+async function adminQuery(serverUrl: string, statement: string) {
+  const client = new pg.Client({ connectionString: serverUrl });
+  await client.connect();
+  try {
+    await client.query(statement);
+  } finally {
+    await client.end();
+  }
+}

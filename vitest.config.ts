@@ -1,0 +1,28 @@
+import { defineConfig } from "vitest/config";
+
+// Kept apart from vite.config.ts so the React Router plugin is not loaded in tests.
+export default defineConfig({
+  resolve: { tsconfigPaths: true },
+  test: {
+    environment: "node",
+    projects: [
+      {
+        extends: true,
+        test: { name: "unit", include: ["app/**/*.test.{ts,tsx}"] },
+      },
+      {
+        extends: true,
+        test: {
+          name: "integration",
+          include: [
+            "tests/integration/**/*.test.ts",
+            // PostgreSQL-only behaviour (several instances on one database) runs in that pass.
+            ...(process.env.TEST_DATABASE_URL ? ["tests/postgres/**/*.test.ts"] : []),
+          ],
+          testTimeout: 30_000,
+          hookTimeout: 60_000,
+        },
+      },
+    ],
+  },
+});
