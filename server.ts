@@ -10,10 +10,13 @@ import express from "express";
 import type { ServerBuild } from "react-router";
 import type { ViteDevServer } from "vite";
 import { ConfigError, getConfig, type AppConfig } from "~/platform/config.server";
+import type { Database } from "~/platform/db/client.server";
 import { closeDatabase, getDatabaseHandle } from "~/platform/db/database.server";
 import { loadContextFrom } from "~/platform/http/load-context";
 import { requestLog } from "~/platform/http/request-log.server";
 import { getLogger } from "~/platform/logger.server";
+import { getMailWorker } from "~/platform/mail/mailer.server";
+import { pruneRateLimits } from "~/platform/security/rate-limit.server";
 import { securityHeaders } from "~/platform/security/headers.server";
 
 const MAX_BODY_BYTES = 64 * 1024;
@@ -119,9 +122,24 @@ export async function startServer(options: ServerOptions = {}): Promise<Server> 
   installShutdown(server);
   const database = getDatabaseHandle();
   await database.migrate();
+  startBackgroundWork(database.db);
   ready = true;
   logger.info({ url: config.siteUrl, database: database.kind }, "ready");
   return server;
+}
+
+const PRUNE_INTERVAL_MS = 60 * 60_000;
+let pruneTimer: NodeJS.Timeout | undefined;
+
+/** The mail outbox worker and the hourly clean-up of expired rate-limit windows. */
+function startBackgroundWork(db: Database) {
+  getMailWorker().start();
+  const prune = () =>
+    pruneRateLimits(db).catch((error) =>
+      getLogger().warn({ err: error }, "pruning rate limits failed"),
+    );
+  pruneTimer = setInterval(prune, PRUNE_INTERVAL_MS);
+  pruneTimer.unref();
 }
 
 function installShutdown(server: Server) {
@@ -133,8 +151,11 @@ function installShutdown(server: Server) {
     getLogger().info({ signal }, "shutting down");
     const force = setTimeout(() => process.exit(1), 10_000);
     force.unref();
+    clearInterval(pruneTimer);
     server.close(() => {
-      closeDatabase()
+      getMailWorker()
+        .stop()
+        .then(closeDatabase)
         .catch((error) => getLogger().error({ err: error }, "closing the database failed"))
         .finally(() => process.exit(0));
     });

@@ -1,3 +1,5 @@
+import { tmpdir } from "node:os";
+import path from "node:path";
 import { defineConfig } from "vitest/config";
 
 // Kept apart from vite.config.ts so the React Router plugin is not loaded in tests.
@@ -5,6 +7,7 @@ export default defineConfig({
   resolve: { tsconfigPaths: true },
   test: {
     environment: "node",
+    env: { LOG_LEVEL: "silent", DATA_DIR: path.join(tmpdir(), "vitest-data") },
     projects: [
       {
         extends: true,

@@ -18,6 +18,7 @@ import { CookieBanner } from "~/features/privacy/cookie-banner";
 import { getSiteInfo } from "~/features/seo/site.server";
 import { useNonce } from "~/platform/security/nonce";
 import { ButtonLink } from "~/ui/button";
+import { ToastHost } from "~/ui/toast";
 
 export const links: Route.LinksFunction = () => [
   { rel: "icon", href: "/favicon.svg", type: "image/svg+xml" },
@@ -52,6 +53,7 @@ export function Layout({ children }: { children: React.ReactNode }) {
         </main>
         {data ? <SiteFooter site={data.site} /> : null}
         <CookieBanner />
+        <ToastHost />
         <ScrollRestoration nonce={nonce} />
         <Scripts nonce={nonce} />
       </body>

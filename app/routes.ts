@@ -10,6 +10,7 @@ export default [
     route(service.path!.slice(1), "routes/service.tsx", { id: `service-${service.slug}` }),
   ),
   route("precios", "routes/precios.tsx"),
+  route("contacto", "routes/contacto.tsx"),
   ...legalPages.map((slug) => route(slug, "routes/legal.tsx", { id: `legal-${slug}` })),
   route("pago-exitoso", "routes/pago-exitoso.tsx"),
   route("login", "routes/coming-soon.tsx", { id: "admin-login" }),
@@ -22,6 +23,9 @@ export default [
   route("perfil", "routes/coming-soon.tsx", { id: "profile" }),
   route("admin", "routes/coming-soon.tsx", { id: "admin" }),
   route("test-pagos", "routes/coming-soon.tsx", { id: "payment-test" }),
+  // Dev mailbox: the loaders answer 404 in production.
+  route("dev/correo", "routes/dev-correo.tsx"),
+  route("dev/correo/:id", "routes/dev-correo-detail.tsx"),
   route("sitemap.xml", "routes/sitemap[.]xml.ts"),
   route("robots.txt", "routes/robots[.]txt.ts"),
   route("*", "routes/not-found.tsx"),

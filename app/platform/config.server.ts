@@ -36,6 +36,7 @@ const envSchema = z.object({
   ADMIN_PASSWORD: optionalText.pipe(z.string().min(8).max(100).optional()),
   HUMAN_CHECK: z.enum(["altcha", "off"]).default("altcha"),
   TRUST_PROXY: optionalText,
+  CONTACT_RATE_LIMIT: z.coerce.number().int().min(1).default(5),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   BRAND_NAME: z.string().trim().min(1).default("Vértice Digital"),
   COMPANY_LEGAL_NAME: z.string().trim().min(1).default("Vértice Digital Servicios S.L."),
@@ -80,6 +81,8 @@ function buildConfig(env: Env) {
     humanCheck: env.HUMAN_CHECK,
     trustProxy: env.TRUST_PROXY,
     logLevel: env.LOG_LEVEL,
+    /** Enquiries allowed per client address in 10 minutes. */
+    contactRateLimit: env.CONTACT_RATE_LIMIT,
     company: {
       brandName: env.BRAND_NAME,
       legalName: env.COMPANY_LEGAL_NAME,

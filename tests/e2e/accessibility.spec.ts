@@ -12,7 +12,7 @@ async function seriousViolations(page: Page) {
     );
 }
 
-for (const path of [...publicPaths, "/pago-exitoso", "/no-existe"]) {
+for (const path of [...publicPaths, "/contacto", "/pago-exitoso", "/no-existe", "/dev/correo"]) {
   test(`${path} has no serious or critical axe violations`, async ({ page }) => {
     await openPage(page, path);
     expect(await seriousViolations(page)).toEqual([]);

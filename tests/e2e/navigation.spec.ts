@@ -7,7 +7,10 @@ async function sectionIsInView(page: Page, id: string) {
   await expect
     .poll(() =>
       page.evaluate((sectionId) => {
-        const top = document.getElementById(sectionId)!.getBoundingClientRect().top;
+        // The URL may change a moment before the new page is on screen.
+        const section = document.getElementById(sectionId);
+        if (!section) return false;
+        const top = section.getBoundingClientRect().top;
         return top >= -5 && top < window.innerHeight / 2;
       }, id),
     )

@@ -57,6 +57,10 @@ export function setupTestDatabase() {
     get db() {
       return this.handle.db;
     },
+    /** Set on PostgreSQL only: lets a test open a second pool, like a second instance. */
+    get url(): string | undefined {
+      return state.url;
+    },
   };
 }
 

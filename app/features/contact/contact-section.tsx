@@ -1,13 +1,28 @@
 import { Clock, Mail, ShieldCheck } from "lucide-react";
 import { SectionHeading } from "~/ui/section-heading";
+import type { ContactActionResult } from "./contact-action.server";
 import { ContactForm } from "./contact-form";
 
 /** The contact section (#contacto) of the home page and every service page. */
-export function ContactSection({ contactEmail }: { contactEmail: string }) {
+export function ContactSection({
+  contactEmail,
+  serverResult,
+  headingLevel = "h2",
+}: {
+  contactEmail: string;
+  /** The answer of a form posted without JavaScript. */
+  serverResult?: ContactActionResult;
+  headingLevel?: "h1" | "h2";
+}) {
   return (
     <section id="contacto" aria-labelledby="contacto-title" className="bg-slate-50 py-20 sm:py-24">
       <div className="mx-auto max-w-7xl px-4 sm:px-6 lg:px-8">
-        <SectionHeading id="contacto-title" eyebrow="Contacto" title="Cuéntanos qué necesitas">
+        <SectionHeading
+          id="contacto-title"
+          eyebrow="Contacto"
+          title="Cuéntanos qué necesitas"
+          level={headingLevel}
+        >
           Te respondemos en menos de 24 horas laborables, sin compromiso.
         </SectionHeading>
         <div className="mt-12 grid gap-10 lg:grid-cols-5">
@@ -34,7 +49,7 @@ export function ContactSection({ contactEmail }: { contactEmail: string }) {
             </ContactPoint>
           </ul>
           <div className="rounded-2xl bg-white p-6 shadow-sm ring-1 ring-slate-200 sm:p-8 lg:col-span-3">
-            <ContactForm />
+            <ContactForm serverResult={serverResult} />
           </div>
         </div>
       </div>

@@ -1,0 +1,80 @@
+import { serviceCodeLabel } from "~/features/catalogue/services";
+import { escapeHtml, escapeMultiline, renderMailLayout, singleLine } from "~/platform/mail/html";
+import type { OutgoingMail } from "~/platform/mail/outbox.server";
+import type { ContactInput } from "./contact-schema";
+
+type MailContext = { brandName: string; siteUrl: string; contactInbox: string };
+
+/** The notification to the company inbox: 'Nueva consulta: {service} - {name}'. */
+export function companyNotificationMail(enquiry: ContactInput, context: MailContext): OutgoingMail {
+  const service = serviceCodeLabel(enquiry.service);
+  const rows = [
+    ["Nombre", escapeHtml(enquiry.name)],
+    ["Email", `<a href="mailto:${escapeHtml(enquiry.email)}">${escapeHtml(enquiry.email)}</a>`],
+    ["Servicio", escapeHtml(service)],
+    ["Mensaje", escapeMultiline(enquiry.message)],
+  ]
+    .map(
+      ([label, value]) =>
+        `<tr><td style="padding:8px 12px 8px 0;color:#64748b;vertical-align:top;white-space:nowrap;">${label}</td><td style="padding:8px 0;">${value}</td></tr>`,
+    )
+    .join("");
+  return {
+    kind: "contact-inbox",
+    to: context.contactInbox,
+    replyTo: enquiry.email,
+    subject: singleLine(`Nueva consulta: ${service} - ${enquiry.name}`),
+    html: renderMailLayout({
+      ...context,
+      preheader: `${enquiry.name} pregunta por ${service}`,
+      bodyHtml: `<h1 style="font-size:20px;margin:0 0 16px;">Nueva consulta desde la web</h1>
+<table role="presentation" cellpadding="0" cellspacing="0" style="width:100%;font-size:15px;">${rows}</table>
+<p style="margin-top:24px;color:#64748b;">Responde a este correo para contestar directamente a ${escapeHtml(enquiry.name)}.</p>`,
+    }),
+    text: [
+      "Nueva consulta desde la web",
+      "",
+      `Nombre: ${enquiry.name}`,
+      `Email: ${enquiry.email}`,
+      `Servicio: ${service}`,
+      "",
+      "Mensaje:",
+      enquiry.message,
+    ].join("\n"),
+  };
+}
+
+/** The confirmation to the visitor: 'Hemos recibido tu consulta - {brand}'. */
+export function visitorConfirmationMail(enquiry: ContactInput, context: MailContext): OutgoingMail {
+  const service = serviceCodeLabel(enquiry.service);
+  const name = escapeHtml(enquiry.name);
+  return {
+    kind: "contact-confirmation",
+    to: enquiry.email,
+    replyTo: context.contactInbox,
+    subject: singleLine(`Hemos recibido tu consulta - ${context.brandName}`),
+    html: renderMailLayout({
+      ...context,
+      preheader: "Te responderemos en menos de 24 horas.",
+      bodyHtml: `<h1 style="font-size:20px;margin:0 0 16px;">¡Gracias por escribirnos, ${name}!</h1>
+<p>Hemos recibido tu consulta sobre <strong>${escapeHtml(service)}</strong>. Un especialista de ${escapeHtml(context.brandName)} la revisará y te responderá en menos de 24 horas laborables.</p>
+<p style="margin:24px 0 8px;color:#64748b;">Tu mensaje:</p>
+<blockquote style="margin:0;padding:12px 16px;background:#f8fafc;border-left:4px solid #1d41b0;">${escapeMultiline(enquiry.message)}</blockquote>
+<p style="margin-top:24px;">Si quieres añadir algo, responde a este correo.</p>
+<p>Un saludo,<br>El equipo de ${escapeHtml(context.brandName)}</p>`,
+    }),
+    text: [
+      `¡Gracias por escribirnos, ${enquiry.name}!`,
+      "",
+      `Hemos recibido tu consulta sobre ${service}. Un especialista de ${context.brandName} la revisará y te responderá en menos de 24 horas laborables.`,
+      "",
+      "Tu mensaje:",
+      enquiry.message,
+      "",
+      "Si quieres añadir algo, responde a este correo.",
+      "",
+      `Un saludo,\nEl equipo de ${context.brandName}`,
+      context.siteUrl,
+    ].join("\n"),
+  };
+}

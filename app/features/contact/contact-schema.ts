@@ -1,0 +1,71 @@
+import { z } from "zod";
+import { serviceCodes } from "~/features/catalogue/services";
+
+/**
+ * The contact rules of spec section 5, shared by the form and the server action. Each check
+ * stops at its first failure, and fields are declared in the spec's order, so the issues come
+ * out in the order the spec reports them.
+ */
+export const CONTACT_LIMITS = {
+  nameMin: 2,
+  nameMax: 100,
+  emailMax: 255,
+  messageMin: 10,
+  messageMax: 5000,
+} as const;
+
+/** The spec's simple pattern: text, at sign, text, dot, text. */
+const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+
+export type ContactErrorCode =
+  | "nameRequired"
+  | "nameTooShort"
+  | "nameTooLong"
+  | "emailInvalid"
+  | "serviceRequired"
+  | "messageRequired"
+  | "messageTooShort"
+  | "messageTooLong";
+
+const stop = (error: ContactErrorCode) => ({ error, abort: true });
+
+export const contactSchema = z.object({
+  name: z
+    .string(stop("nameRequired"))
+    .trim()
+    .min(1, stop("nameRequired"))
+    .min(CONTACT_LIMITS.nameMin, stop("nameTooShort"))
+    .max(CONTACT_LIMITS.nameMax, stop("nameTooLong")),
+  email: z
+    .string(stop("emailInvalid"))
+    .trim()
+    .max(CONTACT_LIMITS.emailMax, stop("emailInvalid"))
+    .regex(EMAIL_PATTERN, stop("emailInvalid")),
+  // The form offers five codes; 'otro' arrives only from a pending Consultoría Puntual purchase.
+  service: z.enum(serviceCodes, { error: "serviceRequired" }),
+  message: z
+    .string(stop("messageRequired"))
+    .trim()
+    .min(1, stop("messageRequired"))
+    .min(CONTACT_LIMITS.messageMin, stop("messageTooShort"))
+    .max(CONTACT_LIMITS.messageMax, stop("messageTooLong")),
+});
+
+export type ContactInput = z.output<typeof contactSchema>;
+export type ContactField = keyof ContactInput;
+export type ContactFieldError = { field: ContactField; code: ContactErrorCode };
+
+/** Validates raw form values; on failure the errors come in the spec's order, one per field. */
+export function validateContact(
+  values: Record<string, unknown>,
+): { success: true; data: ContactInput } | { success: false; errors: ContactFieldError[] } {
+  const result = contactSchema.safeParse(values);
+  if (result.success) return { success: true, data: result.data };
+  const errors: ContactFieldError[] = [];
+  for (const issue of result.error.issues) {
+    const field = issue.path[0] as ContactField;
+    if (errors.some((error) => error.field === field)) continue;
+    errors.push({ field, code: issue.message as ContactErrorCode });
+  }
+  return { success: false, errors };
+}

@@ -1,0 +1,138 @@
+import { and, asc, eq, inArray, lt, lte, or, sql } from "drizzle-orm";
+import type { Database } from "../db/client.server";
+import { mailOutbox } from "../db/schema";
+
+/** A mail ready to be queued: rendered subject, HTML and plain text. */
+export type OutgoingMail = {
+  kind: string;
+  to: string;
+  replyTo?: string;
+  subject: string;
+  html: string;
+  text: string;
+};
+
+export type QueuedMail = typeof mailOutbox.$inferSelect;
+
+/** Anything that can write: the database or an open transaction. */
+type Writer = Pick<Database, "insert">;
+
+/** Queues mails in the caller's transaction, so they exist exactly when the change does. */
+export async function enqueueMails(writer: Writer, mails: OutgoingMail[]) {
+  if (mails.length === 0) return;
+  await writer.insert(mailOutbox).values(
+    mails.map((mail) => ({
+      kind: mail.kind,
+      recipient: mail.to,
+      replyTo: mail.replyTo,
+      subject: mail.subject,
+      html: mail.html,
+      text: mail.text,
+    })),
+  );
+}
+
+export const RETRY_BASE_MS = 30_000;
+export const RETRY_MAX_DELAY_MS = 60 * 60_000;
+/** A mail is retried for at least this long before it is marked failed. */
+export const GIVE_UP_AFTER_MS = 24 * 60 * 60_000;
+/** A claimed mail not reported back within this time is claimed again (its instance died). */
+const CLAIM_LEASE_SECONDS = 120;
+
+/** Exponential back-off: 30 s, 1 min, 2 min … capped at one hour. */
+export function retryDelayMs(attempt: number): number {
+  return Math.min(RETRY_BASE_MS * 2 ** Math.max(0, attempt - 1), RETRY_MAX_DELAY_MS);
+}
+
+export function shouldGiveUp(createdAt: Date, now: Date): boolean {
+  return now.getTime() - createdAt.getTime() >= GIVE_UP_AFTER_MS;
+}
+
+export type MailTransport = {
+  /** Stored with each sent mail: smtp or dev-mailbox. */
+  name: string;
+  send(mail: QueuedMail): Promise<void>;
+};
+
+export type DeliveryReport = { sent: number; retried: number; failed: QueuedMail[] };
+
+/**
+ * Claims due mails with FOR UPDATE SKIP LOCKED, so instances sharing a database never claim the
+ * same mail, then sends them and records the outcome.
+ */
+export async function deliverDueMails(
+  db: Database,
+  transport: MailTransport,
+  { batchSize = 20, concurrency = 5 } = {},
+): Promise<DeliveryReport> {
+  const claimed = await claimDueMails(db, batchSize);
+  const report: DeliveryReport = { sent: 0, retried: 0, failed: [] };
+  for (let start = 0; start < claimed.length; start += concurrency) {
+    await Promise.all(
+      claimed.slice(start, start + concurrency).map(async (mail) => {
+        const outcome = await deliverOne(db, transport, mail);
+        if (outcome.status === "sent") report.sent += 1;
+        else if (outcome.status === "pending") report.retried += 1;
+        else report.failed.push({ ...mail, status: "failed", lastError: outcome.error ?? null });
+      }),
+    );
+  }
+  return report;
+}
+
+async function claimDueMails(db: Database, batchSize: number): Promise<QueuedMail[]> {
+  const due = or(
+    and(eq(mailOutbox.status, "pending"), lte(mailOutbox.nextAttemptAt, sql`now()`)),
+    and(eq(mailOutbox.status, "sending"), lt(mailOutbox.lockedUntil, sql`now()`)),
+  );
+  const candidates = db
+    .select({ id: mailOutbox.id })
+    .from(mailOutbox)
+    .where(due)
+    .orderBy(asc(mailOutbox.nextAttemptAt))
+    .limit(batchSize)
+    .for("update", { skipLocked: true });
+  return db
+    .update(mailOutbox)
+    .set({
+      status: "sending",
+      attempts: sql`${mailOutbox.attempts} + 1`,
+      lockedUntil: sql`now() + make_interval(secs => ${CLAIM_LEASE_SECONDS})`,
+    })
+    .where(and(inArray(mailOutbox.id, candidates), due))
+    .returning();
+}
+
+async function deliverOne(
+  db: Database,
+  transport: MailTransport,
+  mail: QueuedMail,
+): Promise<{ status: "sent" | "pending" | "failed"; error?: string }> {
+  try {
+    await transport.send(mail);
+  } catch (caught) {
+    const status = shouldGiveUp(mail.createdAt, new Date()) ? "failed" : "pending";
+    const error = (caught instanceof Error ? caught.message : String(caught)).slice(0, 1000);
+    await db
+      .update(mailOutbox)
+      .set({
+        status,
+        lockedUntil: null,
+        lastError: error,
+        nextAttemptAt: sql`now() + make_interval(secs => ${retryDelayMs(mail.attempts) / 1000})`,
+      })
+      .where(eq(mailOutbox.id, mail.id));
+    return { status, error };
+  }
+  await db
+    .update(mailOutbox)
+    .set({
+      status: "sent",
+      sentAt: sql`now()`,
+      lockedUntil: null,
+      lastError: null,
+      deliveredVia: transport.name,
+    })
+    .where(eq(mailOutbox.id, mail.id));
+  return { status: "sent" };
+}

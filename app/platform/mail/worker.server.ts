@@ -1,0 +1,75 @@
+import type pino from "pino";
+import type { Database } from "../db/client.server";
+import { deliverDueMails, type MailTransport } from "./outbox.server";
+
+const POLL_INTERVAL_MS = 2_000;
+
+/**
+ * Delivers the outbox from inside the server process: polls for due mails and is woken right
+ * after a change queues new ones. Safe to run in every instance.
+ */
+export class MailWorker {
+  private timer: NodeJS.Timeout | undefined;
+  private running: Promise<void> | undefined;
+  private wakeRequested = false;
+  private stopped = true;
+
+  constructor(
+    private readonly db: Database,
+    private readonly transport: MailTransport,
+    private readonly logger: pino.Logger,
+  ) {}
+
+  start() {
+    this.stopped = false;
+    this.schedule(0);
+  }
+
+  /** Deliver soon: called after a transaction queued mails. */
+  wake() {
+    if (this.stopped) return;
+    if (this.running) this.wakeRequested = true;
+    else this.schedule(0);
+  }
+
+  async stop() {
+    this.stopped = true;
+    clearTimeout(this.timer);
+    await this.running;
+  }
+
+  private schedule(delayMs: number) {
+    clearTimeout(this.timer);
+    this.timer = setTimeout(() => void this.tick(), delayMs);
+    this.timer.unref();
+  }
+
+  private async tick() {
+    if (this.running || this.stopped) return;
+    this.running = this.drain();
+    await this.running;
+    this.running = undefined;
+    if (!this.stopped) this.schedule(this.wakeRequested ? 0 : POLL_INTERVAL_MS);
+    this.wakeRequested = false;
+  }
+
+  /** Sends batches until nothing is due. */
+  private async drain() {
+    try {
+      for (;;) {
+        const report = await deliverDueMails(this.db, this.transport);
+        for (const mail of report.failed) {
+          this.logger.error(
+            { id: mail.id, kind: mail.kind, to: mail.recipient, error: mail.lastError },
+            "Correo descartado tras 24 horas de reintentos",
+          );
+        }
+        if (report.retried > 0)
+          this.logger.warn({ retried: report.retried }, "Envío de correo aplazado");
+        if (report.sent + report.retried + report.failed.length === 0 || this.stopped) return;
+      }
+    } catch (error) {
+      this.logger.error({ err: error }, "mail worker tick failed");
+    }
+  }
+}

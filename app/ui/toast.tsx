@@ -1,0 +1,55 @@
+import { lazy, Suspense, useEffect, useSyncExternalStore } from "react";
+
+/**
+ * Toasts through sonner, loaded on the first toast: pages that never show one never download it.
+ */
+export type ToastInput = { title: string; description?: string };
+type ToastKind = "success" | "error" | "info";
+
+const Toaster = lazy(() => import("sonner").then((module) => ({ default: module.Toaster })));
+
+/** A tiny store: has any toast been requested yet? The host renders the toaster once it has. */
+let toasterWanted = false;
+const listeners = new Set<() => void>();
+let markReady: () => void = () => {};
+const toasterReady = new Promise<void>((resolve) => (markReady = resolve));
+
+function subscribe(listener: () => void) {
+  listeners.add(listener);
+  return () => void listeners.delete(listener);
+}
+
+function requestToaster(): Promise<void> {
+  if (!toasterWanted) {
+    toasterWanted = true;
+    for (const listener of listeners) listener();
+  }
+  return toasterReady;
+}
+
+export async function showToast(kind: ToastKind, { title, description }: ToastInput) {
+  const [{ toast }] = await Promise.all([import("sonner"), requestToaster()]);
+  toast[kind](title, { description });
+}
+
+/** Mounted after the toaster (same Suspense boundary): from now on toasts are displayed. */
+function ToasterMounted() {
+  useEffect(() => markReady(), []);
+  return null;
+}
+
+/** Placed once in the document; renders the toaster when the first toast is requested. */
+export function ToastHost() {
+  const wanted = useSyncExternalStore(
+    subscribe,
+    () => toasterWanted,
+    () => false,
+  );
+  if (!wanted) return null;
+  return (
+    <Suspense fallback={null}>
+      <Toaster position="top-center" richColors closeButton toastOptions={{ duration: 6000 }} />
+      <ToasterMounted />
+    </Suspense>
+  );
+}

@@ -1,0 +1,179 @@
+import type { Page } from "@playwright/test";
+import { expect, openPage, test } from "./fixtures";
+
+const contactForm = (page: Page) => page.getByRole("form", { name: "Formulario de contacto" });
+const toast = (page: Page, title: string) =>
+  page.locator("[data-sonner-toast]").filter({ hasText: title }).first();
+
+async function fill(
+  page: Page,
+  values: Partial<Record<"name" | "email" | "message", string>> & { service?: string },
+) {
+  const form = contactForm(page);
+  if (values.name !== undefined) await form.getByLabel("Nombre completo").fill(values.name);
+  if (values.email !== undefined) await form.getByLabel("Email").fill(values.email);
+  if (values.service !== undefined)
+    await form.getByLabel("Servicio de interés").selectOption({ label: values.service });
+  if (values.message !== undefined) await form.getByLabel("Mensaje").fill(values.message);
+}
+
+const send = (page: Page) =>
+  contactForm(page).getByRole("button", { name: "Enviar consulta" }).click();
+
+test("the form offers the five services of the catalogue and marks every field required", async ({
+  page,
+}) => {
+  await openPage(page, "/");
+  const options = await contactForm(page)
+    .getByLabel("Servicio de interés")
+    .locator("option:not([disabled])")
+    .allTextContents();
+  expect(options).toEqual([
+    "Asistencia Informática",
+    "Consultoría en IA",
+    "Desarrollo Web",
+    "Ciberseguridad",
+    "Reputación Digital",
+  ]);
+  for (const label of ["Nombre completo", "Email", "Servicio de interés", "Mensaje"]) {
+    await expect(contactForm(page).getByLabel(label)).toHaveAttribute("required", "");
+  }
+});
+
+test("validation errors come as toasts, one rule after another in the spec's order", async ({
+  page,
+}) => {
+  await openPage(page, "/");
+  const steps: [Parameters<typeof fill>[1], string, string?][] = [
+    [{}, "Nombre requerido", "Por favor, ingresa tu nombre completo."],
+    [{ name: " A " }, "Nombre muy corto"],
+    [{ name: "Ana García", email: "ana@example" }, "Email inválido"],
+    [{ email: "ana@example.com" }, "Servicio requerido"],
+    [{ service: "Ciberseguridad" }, "Mensaje requerido"],
+    [{ message: "  Hola hola  " }, "Mensaje demasiado corto", "(actualmente 9)"],
+    [{ message: "x".repeat(5001) }, "Mensaje demasiado largo"],
+  ];
+  for (const [values, title, detail] of steps) {
+    await fill(page, values);
+    await send(page);
+    await expect(toast(page, title)).toBeVisible();
+    if (detail) await expect(toast(page, title)).toContainText(detail);
+  }
+});
+
+test("a valid enquiry: busy button, success toast, cleared form, and both mails in the dev mailbox", async ({
+  page,
+}) => {
+  const name = `Prueba ${Date.now()}`;
+  await openPage(page, "/ciberseguridad");
+  let release!: () => void;
+  const held = new Promise<void>((resolve) => (release = resolve));
+  await page.route("**/contacto.data**", async (route) => {
+    await held;
+    await route.continue();
+  });
+  await fill(page, {
+    name,
+    email: "cliente@example.com",
+    service: "Ciberseguridad",
+    message: "Necesito una auditoría completa.",
+  });
+  await send(page);
+  const busy = contactForm(page).getByRole("button", { name: "Enviando consulta..." });
+  await expect(busy).toBeDisabled();
+  release();
+  await expect(toast(page, "¡Mensaje enviado!")).toBeVisible();
+  await expect(toast(page, "¡Mensaje enviado!")).toContainText("confirmación");
+  await expect(contactForm(page).getByLabel("Nombre completo")).toHaveValue("");
+  await expect(contactForm(page).getByLabel("Email")).toHaveValue("");
+  await expect(contactForm(page).getByLabel("Servicio de interés")).toHaveValue("");
+  await expect(contactForm(page).getByLabel("Mensaje")).toHaveValue("");
+
+  await openPage(page, "/dev/correo");
+  await expect(page.getByText(`Nueva consulta: Ciberseguridad - ${name}`)).toBeVisible();
+  await page.getByText(`Nueva consulta: Ciberseguridad - ${name}`).click();
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText(
+    `Nueva consulta: Ciberseguridad - ${name}`,
+  );
+  await expect(page.locator("pre")).toContainText("Necesito una auditoría completa.");
+  await openPage(page, "/dev/correo");
+  await expect(
+    page.getByText("Hemos recibido tu consulta - Vértice Digital").first(),
+  ).toBeVisible();
+});
+
+test("when sending fails, 'Error al enviar' is shown and the form is kept", async ({ page }) => {
+  await openPage(page, "/");
+  await page.route("**/contacto.data**", (route) => route.abort("connectionreset"));
+  const values = {
+    name: "Marta Ruiz",
+    email: "marta@example.com",
+    service: "Desarrollo Web",
+    message: "Quiero rehacer mi web.",
+  };
+  await fill(page, values);
+  await send(page);
+  await expect(toast(page, "Error al enviar")).toBeVisible();
+  await expect(toast(page, "Error al enviar")).toContainText("Por favor, inténtalo de nuevo.");
+  await expect(contactForm(page).getByLabel("Nombre completo")).toHaveValue(values.name);
+  await expect(contactForm(page).getByLabel("Mensaje")).toHaveValue(values.message);
+  await expect(contactForm(page).getByRole("button", { name: "Enviar consulta" })).toBeEnabled();
+});
+
+test("a pending purchase preselects its service, pre-fills the message and is then removed", async ({
+  page,
+}) => {
+  await page.addInitScript(() => {
+    if (!sessionStorage.getItem("seeded")) {
+      sessionStorage.setItem("seeded", "1");
+      localStorage.setItem(
+        "pending_purchase",
+        JSON.stringify({ service: "Reputación Digital", price: 299, timestamp: Date.now() }),
+      );
+    }
+  });
+  await openPage(page, "/");
+  await expect(contactForm(page).getByText("Servicio Seleccionado")).toBeVisible();
+  await expect(contactForm(page).getByLabel("Servicio de interés")).toHaveValue(
+    "reputacion-digital",
+  );
+  await expect(contactForm(page).getByLabel("Mensaje")).toHaveValue(/Reputación Digital \(299€\)/);
+  await expect(toast(page, "Servicio seleccionado")).toBeVisible();
+  expect(await page.evaluate(() => localStorage.getItem("pending_purchase"))).toBeNull();
+  await page.reload();
+  await expect(page.locator("html[data-hydrated]")).toBeAttached();
+  await expect(contactForm(page).getByText("Servicio Seleccionado")).toHaveCount(0);
+});
+
+test.describe("without JavaScript", () => {
+  test.use({ javaScriptEnabled: false });
+
+  test("the form posts and the page answers with the errors, keeping what was typed", async ({
+    page,
+  }) => {
+    await page.goto("/");
+    await fill(page, { name: "Jo", email: "jo@", service: "Consultoría en IA", message: "corto" });
+    await send(page);
+    await expect(page).toHaveURL(/\/contacto$/);
+    const alert = contactForm(page).getByRole("alert");
+    await expect(alert).toContainText("Email inválido");
+    await expect(alert).toContainText("Mensaje demasiado corto");
+    await expect(contactForm(page).getByLabel("Nombre completo")).toHaveValue("Jo");
+  });
+
+  test("a valid enquiry is stored and the page confirms it", async ({ page }) => {
+    const name = `Sin JS ${Date.now()}`;
+    await page.goto("/desarrollo-web");
+    await fill(page, {
+      name,
+      email: "nojs@example.com",
+      service: "Desarrollo Web",
+      message: "Funciona sin JavaScript.",
+    });
+    await send(page);
+    await expect(page).toHaveURL(/\/contacto$/);
+    await expect(contactForm(page).getByRole("status")).toContainText("¡Mensaje enviado!");
+    await page.goto("/dev/correo");
+    await expect(page.getByText(`Nueva consulta: Desarrollo Web - ${name}`)).toBeVisible();
+  });
+});

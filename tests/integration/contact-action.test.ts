@@ -1,0 +1,98 @@
+import { beforeEach, describe, expect, it } from "vitest";
+import { handleContactSubmission } from "~/features/contact/contact-action.server";
+import { contactInquiries, mailOutbox, rateLimitBuckets } from "~/platform/db/schema";
+import { setupTestDatabase } from "../support/test-database";
+
+const database = setupTestDatabase();
+
+type Answer = { data: unknown; init: { status?: number; headers?: Record<string, string> } | null };
+
+function post(fields: Record<string, string>) {
+  return new Request("http://localhost/contacto", {
+    method: "POST",
+    body: new URLSearchParams(fields),
+  });
+}
+
+async function submit(fields: Record<string, string>, address = "203.0.113.7") {
+  const answer = (await handleContactSubmission(post(fields), address)) as unknown as Answer;
+  return {
+    status: answer.init?.status ?? 200,
+    body: answer.data,
+    headers: answer.init?.headers ?? {},
+  };
+}
+
+const valid = {
+  name: "Luis Pérez",
+  email: "luis@example.com",
+  service: "desarrollo-web",
+  message: "Quiero una web para mi restaurante.",
+};
+
+beforeEach(async () => {
+  await database.db.delete(mailOutbox);
+  await database.db.delete(contactInquiries);
+  await database.db.delete(rateLimitBuckets);
+});
+
+describe("the contact action", () => {
+  it("stores a valid enquiry with its two mails", async () => {
+    const answer = await submit(valid);
+    expect(answer).toMatchObject({ status: 200, body: { status: "sent" } });
+    const [row] = await database.db.select().from(contactInquiries);
+    expect(row).toMatchObject({
+      name: "Luis Pérez",
+      email: "luis@example.com",
+      service: "desarrollo-web",
+    });
+    expect(await database.db.select().from(mailOutbox)).toHaveLength(2);
+  });
+
+  it("answers 400 with the field errors in the spec's order and stores nothing", async () => {
+    const answer = await submit({ name: "L", email: "luis", service: "", message: "corto" });
+    expect(answer.status).toBe(400);
+    expect(answer.body).toMatchObject({
+      status: "invalid",
+      errors: [
+        { field: "name", code: "nameTooShort" },
+        { field: "email", code: "emailInvalid" },
+        { field: "service", code: "serviceRequired" },
+        { field: "message", code: "messageTooShort" },
+      ],
+    });
+    expect(await database.db.select().from(contactInquiries)).toHaveLength(0);
+  });
+
+  it("refuses a service the catalogue does not know, even from a forged request", async () => {
+    const answer = await submit({ ...valid, service: "<b>gratis</b>" });
+    expect(answer.status).toBe(400);
+    expect(await database.db.select().from(contactInquiries)).toHaveLength(0);
+  });
+
+  it("answers a body that is not a form with 400, not 500", async () => {
+    const request = new Request("http://localhost/contacto", {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify(valid),
+    });
+    const answer = (await handleContactSubmission(request, "203.0.113.7")) as unknown as Answer;
+    expect(answer.init?.status).toBe(400);
+  });
+
+  it("drops an enquiry whose honeypot is filled while answering like a success", async () => {
+    const answer = await submit({ ...valid, website: "https://spam.example" });
+    expect(answer).toMatchObject({ status: 200, body: { status: "sent" } });
+    expect(await database.db.select().from(contactInquiries)).toHaveLength(0);
+  });
+
+  it("allows 5 enquiries per address in 10 minutes, then answers 429 with Retry-After", async () => {
+    for (let i = 0; i < 5; i++) expect((await submit(valid)).status).toBe(200);
+    const refused = await submit(valid);
+    expect(refused.status).toBe(429);
+    expect(refused.body).toMatchObject({ status: "rate-limited" });
+    expect(Number(refused.headers["Retry-After"])).toBeGreaterThan(500);
+    expect((await submit(valid, "198.51.100.1")).status).toBe(200);
+    expect(await database.db.select().from(contactInquiries)).toHaveLength(6);
+  });
+});
