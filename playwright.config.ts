@@ -70,6 +70,9 @@ export default defineConfig({
       HUMAN_CHECK: "off",
       // Many tests send enquiries from the same address.
       CONTACT_RATE_LIMIT: "1000",
+      AUTH_ADDRESS_RATE_LIMIT: "1000",
+      ADMIN_EMAIL: "admin@verticedigital.es",
+      ADMIN_PASSWORD: "admin-password-e2e",
       LOG_LEVEL: "warn",
     },
   },

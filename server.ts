@@ -9,6 +9,9 @@ import compression from "compression";
 import express from "express";
 import type { ServerBuild } from "react-router";
 import type { ViteDevServer } from "vite";
+import { toNodeHandler } from "better-auth/node";
+import { ensureAdmin } from "~/features/accounts/admin-accounts.server";
+import { CLIENT_ADDRESS_HEADER, getAuth } from "~/features/accounts/auth.server";
 import { ConfigError, getConfig, type AppConfig } from "~/platform/config.server";
 import type { Database } from "~/platform/db/client.server";
 import { closeDatabase, getDatabaseHandle } from "~/platform/db/database.server";
@@ -50,6 +53,11 @@ export function createApp(config: AppConfig, { viteDevServer }: ServerOptions = 
   });
 
   app.use(requestLog(logger));
+  // Better Auth reads the client address from this header: only ever our own value.
+  app.use((req, _res, next) => {
+    req.headers[CLIENT_ADDRESS_HEADER] = req.ip ?? req.socket.remoteAddress ?? "";
+    next();
+  });
   app.use(refuseUntilReady);
   app.use(securityHeaders({ isProduction: config.isProduction }));
   app.use(refuseLargeBodies);
@@ -65,6 +73,12 @@ export function createApp(config: AppConfig, { viteDevServer }: ServerOptions = 
     );
     app.use(express.static("build/client", { maxAge: "1h", index: false }));
   }
+
+  // Only the two links mailed by Better Auth reach its handler; forms go through our actions.
+  app.get(["/api/auth/verify-email", "/api/auth/reset-password/:token"], toNodeHandler(getAuth()));
+  app.all("/api/auth/{*rest}", (_req, res) => {
+    res.status(404).type("text/plain").send("Not Found");
+  });
 
   app.all(
     "/{*splat}",
@@ -90,7 +104,12 @@ const refuseUntilReady: express.RequestHandler = (_req, res, next) => {
     .send("Iniciando, inténtalo en unos segundos.");
 };
 
+/** Bodies must declare their size (browsers and Stripe always do), and stay under 64 KB. */
 const refuseLargeBodies: express.RequestHandler = (req, res, next) => {
+  if (req.get("transfer-encoding") && !req.get("content-length")) {
+    res.status(411).type("text/plain").send("Falta la cabecera Content-Length.");
+    return;
+  }
   const length = Number(req.get("content-length") ?? 0);
   if (length > MAX_BODY_BYTES) {
     res.status(413).type("text/plain").send("La petición es demasiado grande.");
@@ -122,10 +141,18 @@ export async function startServer(options: ServerOptions = {}): Promise<Server> 
   installShutdown(server);
   const database = getDatabaseHandle();
   await database.migrate();
+  await ensureConfiguredAdmin(config, database.db);
   startBackgroundWork(database.db);
   ready = true;
   logger.info({ url: config.siteUrl, database: database.kind }, "ready");
   return server;
+}
+
+/** ADMIN_EMAIL/ADMIN_PASSWORD: the verified administrator that must exist after start. */
+async function ensureConfiguredAdmin(config: AppConfig, db: Database) {
+  if (!config.admin.email) return;
+  const result = await ensureAdmin(getAuth(), db, config.admin.email, config.admin.password);
+  getLogger().info({ email: config.admin.email, created: result.created }, "administrator ensured");
 }
 
 const PRUNE_INTERVAL_MS = 60 * 60_000;

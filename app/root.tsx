@@ -1,5 +1,6 @@
 import { useEffect } from "react";
 import {
+  data,
   isRouteErrorResponse,
   Links,
   Meta,
@@ -18,14 +19,19 @@ import { CookieBanner } from "~/features/privacy/cookie-banner";
 import { getSiteInfo } from "~/features/seo/site.server";
 import { useNonce } from "~/platform/security/nonce";
 import { ButtonLink } from "~/ui/button";
-import { ToastHost } from "~/ui/toast";
+import { showToast, ToastHost } from "~/ui/toast";
+import { getViewer } from "~/features/accounts/session.server";
+import { takeFlash } from "~/platform/http/flash.server";
 
 export const links: Route.LinksFunction = () => [
   { rel: "icon", href: "/favicon.svg", type: "image/svg+xml" },
 ];
 
-export function loader() {
-  return { site: getSiteInfo() };
+export async function loader({ request }: Route.LoaderArgs) {
+  const { viewer, headers } = await getViewer(request);
+  const { flash, header } = await takeFlash(request);
+  if (header) headers.append("Set-Cookie", header);
+  return data({ site: getSiteInfo(), viewer, flash }, { headers });
 }
 
 export function Layout({ children }: { children: React.ReactNode }) {
@@ -47,7 +53,7 @@ export function Layout({ children }: { children: React.ReactNode }) {
         >
           Saltar al contenido
         </a>
-        {data ? <SiteHeader brandName={data.site.brandName} /> : null}
+        {data ? <SiteHeader brandName={data.site.brandName} viewer={data.viewer} /> : null}
         <main id="contenido" className="flex-1">
           {children}
         </main>
@@ -61,11 +67,15 @@ export function Layout({ children }: { children: React.ReactNode }) {
   );
 }
 
-export default function App() {
+export default function App({ loaderData }: Route.ComponentProps) {
   // Browser tests wait for this mark instead of sleeping until the page is interactive.
   useEffect(() => {
     document.documentElement.dataset.hydrated = "true";
   }, []);
+  const { flash } = loaderData;
+  useEffect(() => {
+    if (flash) void showToast(flash.kind, flash);
+  }, [flash]);
   return <Outlet />;
 }
 

@@ -37,6 +37,7 @@ const envSchema = z.object({
   HUMAN_CHECK: z.enum(["altcha", "off"]).default("altcha"),
   TRUST_PROXY: optionalText,
   CONTACT_RATE_LIMIT: z.coerce.number().int().min(1).default(5),
+  AUTH_ADDRESS_RATE_LIMIT: z.coerce.number().int().min(1).default(30),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   BRAND_NAME: z.string().trim().min(1).default("Vértice Digital"),
   COMPANY_LEGAL_NAME: z.string().trim().min(1).default("Vértice Digital Servicios S.L."),
@@ -83,6 +84,8 @@ function buildConfig(env: Env) {
     logLevel: env.LOG_LEVEL,
     /** Enquiries allowed per client address in 10 minutes. */
     contactRateLimit: env.CONTACT_RATE_LIMIT,
+    /** Sign-in, sign-up, reset and resend attempts per client address in 10 minutes, each. */
+    authAddressRateLimit: env.AUTH_ADDRESS_RATE_LIMIT,
     company: {
       brandName: env.BRAND_NAME,
       legalName: env.COMPANY_LEGAL_NAME,

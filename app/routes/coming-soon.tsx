@@ -6,18 +6,9 @@ import { ButtonLink } from "~/ui/button";
 
 /**
  * Temporary pages for the routes of the spec whose features have not landed yet
- * (accounts, customer area, admin panel, payment tests). Each is replaced by its feature.
+ * (the payment test page). Each is replaced by its feature.
  */
 const titles: Record<string, string> = {
-  "admin-login": "Panel de Administración",
-  "customer-login": "Iniciar sesión",
-  "sign-up": "Crear cuenta",
-  "verify-email": "Verificar email",
-  "recover-password": "Recuperar contraseña",
-  "update-password": "Actualizar contraseña",
-  account: "Mi Cuenta",
-  profile: "Mi perfil",
-  admin: "Panel de Administración",
   "payment-test": "Prueba de pagos",
 };
 

@@ -12,7 +12,19 @@ async function seriousViolations(page: Page) {
     );
 }
 
-for (const path of [...publicPaths, "/contacto", "/pago-exitoso", "/no-existe", "/dev/correo"]) {
+for (const path of [
+  ...publicPaths,
+  "/contacto",
+  "/pago-exitoso",
+  "/no-existe",
+  "/dev/correo",
+  "/login",
+  "/login-cliente",
+  "/registro",
+  "/verificar-email",
+  "/recuperar-password",
+  "/actualizar-password?token=x",
+]) {
   test(`${path} has no serious or critical axe violations`, async ({ page }) => {
     await openPage(page, path);
     expect(await seriousViolations(page)).toEqual([]);

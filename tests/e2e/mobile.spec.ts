@@ -1,4 +1,5 @@
 import type { Page } from "@playwright/test";
+import { createVerifiedCustomer } from "./accounts-helpers";
 import { expect, openPage, test } from "./fixtures";
 
 const menuButton = (page: Page) => page.getByRole("button", { name: /menú/ });
@@ -56,4 +57,15 @@ test("pages do not scroll sideways on a 360 px screen", async ({ page }) => {
     );
     expect(overflow, path).toBeLessThanOrEqual(0);
   }
+});
+
+test("signed in, the mobile menu shows the e-mail and 'Cerrar Sesión'", async ({ page }) => {
+  const customer = await createVerifiedCustomer(page);
+  await openPage(page, "/precios");
+  await menuButton(page).click();
+  await expect(menu(page)).toContainText(customer.email);
+  await menu(page).getByRole("button", { name: "Cerrar Sesión" }).click();
+  await expect(page).toHaveURL(/\/$/);
+  await menuButton(page).click();
+  await expect(menu(page).getByRole("link", { name: "Iniciar Sesión" })).toBeVisible();
 });

@@ -53,3 +53,18 @@ test("a request body over 64 KB is refused with 413", async ({ request }) => {
   });
   expect(response.status()).toBe(413);
 });
+
+test("a request body of unknown length is refused with 411", async ({ baseURL }) => {
+  const { request } = await import("node:http");
+  const status = await new Promise<number>((resolve, reject) => {
+    const req = request(
+      `${baseURL}/contacto`,
+      { method: "POST", headers: { "Transfer-Encoding": "chunked" } },
+      (res) => resolve(res.statusCode ?? 0),
+    );
+    req.on("error", reject);
+    req.write("name=a");
+    req.end();
+  });
+  expect(status).toBe(411);
+});

@@ -34,6 +34,13 @@ export async function createTestDatabase(): Promise<{
   };
 }
 
+/** Process-wide singletons built on the database; each test file starts without them. */
+function forgetDatabaseSingletons() {
+  const holder = globalThis as { __auth?: unknown; __mailWorker?: unknown };
+  holder.__auth = undefined;
+  holder.__mailWorker = undefined;
+}
+
 /** Registers hooks that give the test file its own database, also installed as the app's. */
 export function setupTestDatabase() {
   const state: { handle?: DatabaseHandle; url?: string } = {};
@@ -44,9 +51,11 @@ export function setupTestDatabase() {
     state.url = created.url;
     drop = created.drop;
     installDatabase(created.handle);
+    forgetDatabaseSingletons();
   });
   afterAll(async () => {
     installDatabase(undefined);
+    forgetDatabaseSingletons();
     await drop?.();
   });
   return {

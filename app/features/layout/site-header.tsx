@@ -1,7 +1,7 @@
-import { Menu, X } from "lucide-react";
+import { LogOut, Menu, UserRound, X } from "lucide-react";
 import { useState } from "react";
-import { Link, useLocation } from "react-router";
-import { ButtonLink } from "~/ui/button";
+import { Form, Link, useLocation } from "react-router";
+import { Button, ButtonLink } from "~/ui/button";
 import { Logo } from "~/ui/logo";
 import {
   isCurrentNavItem,
@@ -52,7 +52,13 @@ function NavLinkItem({
   );
 }
 
-export function SiteHeader({ brandName }: { brandName: string }) {
+export function SiteHeader({
+  brandName,
+  viewer,
+}: {
+  brandName: string;
+  viewer: { email: string } | null;
+}) {
   const { pathname } = useLocation();
   // The menu belongs to the page it was opened on: any navigation closes it.
   const [openOnPath, setOpenOnPath] = useState<string | null>(null);
@@ -74,12 +80,33 @@ export function SiteHeader({ brandName }: { brandName: string }) {
           ))}
         </ul>
         <div className="hidden items-center gap-2 md:flex">
-          <ButtonLink to="/login-cliente" variant="ghost" size="sm">
-            Entrar
-          </ButtonLink>
-          <ButtonLink to="/registro" size="sm">
-            Registro
-          </ButtonLink>
+          {viewer ? (
+            <>
+              <ButtonLink to="/mi-cuenta" variant="ghost" size="sm">
+                <UserRound className="size-4" aria-hidden />
+                Mi Cuenta
+              </ButtonLink>
+              <Form method="post" action="/cerrar-sesion">
+                <button
+                  type="submit"
+                  aria-label="Cerrar Sesión"
+                  title="Cerrar Sesión"
+                  className="inline-flex size-9 items-center justify-center rounded-lg text-slate-600 hover:bg-slate-100 hover:text-ink"
+                >
+                  <LogOut className="size-5" aria-hidden />
+                </button>
+              </Form>
+            </>
+          ) : (
+            <>
+              <ButtonLink to="/login-cliente" variant="ghost" size="sm">
+                Entrar
+              </ButtonLink>
+              <ButtonLink to="/registro" size="sm">
+                Registro
+              </ButtonLink>
+            </>
+          )}
         </div>
         <button
           type="button"
@@ -111,14 +138,30 @@ export function SiteHeader({ brandName }: { brandName: string }) {
               </li>
             ))}
           </ul>
-          <div className="grid grid-cols-2 gap-2 border-t border-slate-200 px-4 py-3">
-            <ButtonLink to="/login-cliente" variant="secondary" onClick={closeMenu}>
-              Iniciar Sesión
-            </ButtonLink>
-            <ButtonLink to="/registro" onClick={closeMenu}>
-              Registrarse
-            </ButtonLink>
-          </div>
+          {viewer ? (
+            <div className="space-y-2 border-t border-slate-200 px-4 py-3">
+              <p className="truncate text-sm text-slate-600">{viewer.email}</p>
+              <div className="grid grid-cols-2 gap-2">
+                <ButtonLink to="/mi-cuenta" variant="secondary" onClick={closeMenu}>
+                  Mi Cuenta
+                </ButtonLink>
+                <Form method="post" action="/cerrar-sesion" onSubmit={closeMenu}>
+                  <Button type="submit" variant="secondary" className="w-full">
+                    Cerrar Sesión
+                  </Button>
+                </Form>
+              </div>
+            </div>
+          ) : (
+            <div className="grid grid-cols-2 gap-2 border-t border-slate-200 px-4 py-3">
+              <ButtonLink to="/login-cliente" variant="secondary" onClick={closeMenu}>
+                Iniciar Sesión
+              </ButtonLink>
+              <ButtonLink to="/registro" onClick={closeMenu}>
+                Registrarse
+              </ButtonLink>
+            </div>
+          )}
         </div>
       ) : null}
       <ScrollProgress />

@@ -1,0 +1,88 @@
+import { describe, expect, it } from "vitest";
+import {
+  firstError,
+  newPasswordSchema,
+  recoverySchema,
+  signInSchema,
+  signUpSchema,
+} from "./account-schemas";
+
+const valid = { email: "ana@example.com", password: "12345678", confirmPassword: "12345678" };
+const errorOf = (values: Record<string, unknown>) => {
+  const result = firstError(signUpSchema, values);
+  return result.success ? undefined : result.error;
+};
+
+describe("sign-up rules, in the spec's order", () => {
+  it("accept valid input and trim and lower-case the e-mail", () => {
+    expect(firstError(signUpSchema, { ...valid, email: "  Ana@Example.COM " })).toEqual({
+      success: true,
+      data: { email: "ana@example.com", password: "12345678", confirmPassword: "12345678" },
+    });
+  });
+
+  it("1. e-mail must be valid", () => {
+    expect(errorOf({ ...valid, email: "" })).toBe("emailInvalid");
+    expect(errorOf({ ...valid, email: "ana@example" })).toBe("emailInvalid");
+  });
+
+  it("2. e-mail at most 255 characters", () => {
+    expect(errorOf({ ...valid, email: `${"a".repeat(243)}@example.com` })).toBeUndefined();
+    expect(errorOf({ ...valid, email: `${"a".repeat(244)}@example.com` })).toBe("emailTooLong");
+  });
+
+  it("3. password at least 8 and 4. at most 100 characters", () => {
+    expect(errorOf({ ...valid, password: "1234567", confirmPassword: "1234567" })).toBe(
+      "passwordTooShort",
+    );
+    const max = "x".repeat(100);
+    expect(errorOf({ ...valid, password: max, confirmPassword: max })).toBeUndefined();
+    expect(errorOf({ ...valid, password: `${max}x`, confirmPassword: `${max}x` })).toBe(
+      "passwordTooLong",
+    );
+  });
+
+  it("5. the confirmation must match", () => {
+    expect(errorOf({ ...valid, confirmPassword: "87654321" })).toBe("passwordMismatch");
+  });
+
+  it("report the earliest rule first", () => {
+    expect(errorOf({ email: "bad", password: "1", confirmPassword: "2" })).toBe("emailInvalid");
+    expect(errorOf({ email: "ana@example.com", password: "1", confirmPassword: "2" })).toBe(
+      "passwordTooShort",
+    );
+  });
+});
+
+describe("the other account forms", () => {
+  it("sign-in lower-cases the e-mail and needs a password", () => {
+    expect(firstError(signInSchema, { email: " A@B.ES ", password: "x" })).toEqual({
+      success: true,
+      data: { email: "a@b.es", password: "x" },
+    });
+    expect(firstError(signInSchema, { email: "a@b.es", password: "" })).toEqual({
+      success: false,
+      error: "passwordRequired",
+    });
+  });
+
+  it("recovery trims and lower-cases the e-mail", () => {
+    expect(firstError(recoverySchema, { email: " X@Y.COM" })).toEqual({
+      success: true,
+      data: { email: "x@y.com" },
+    });
+  });
+
+  it("a new password follows the sign-up rules", () => {
+    expect(firstError(newPasswordSchema, { password: "short", confirmPassword: "short" })).toEqual({
+      success: false,
+      error: "passwordTooShort",
+    });
+    expect(
+      firstError(newPasswordSchema, { password: "long-enough", confirmPassword: "different" }),
+    ).toEqual({
+      success: false,
+      error: "passwordMismatch",
+    });
+  });
+});

@@ -1,0 +1,140 @@
+import { z } from "zod";
+
+/** Rules and Spanish messages of the account forms (spec sections 5 and 8), client and server. */
+export const PASSWORD_LIMITS = { min: 8, max: 100 } as const;
+export const EMAIL_MAX = 255;
+const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+
+export type Toast = { title: string; description?: string };
+
+export const accountMessages = {
+  emailInvalid: { title: "Email inválido", description: "Por favor, introduce un email válido." },
+  emailTooLong: {
+    title: "Email demasiado largo",
+    description: `El email no puede superar los ${EMAIL_MAX} caracteres.`,
+  },
+  passwordRequired: {
+    title: "Contraseña requerida",
+    description: "Por favor, introduce tu contraseña.",
+  },
+  passwordTooShort: {
+    title: `La contraseña debe tener al menos ${PASSWORD_LIMITS.min} caracteres`,
+  },
+  passwordTooLong: {
+    title: "Contraseña demasiado larga",
+    description: `La contraseña no puede superar los ${PASSWORD_LIMITS.max} caracteres.`,
+  },
+  passwordMismatch: { title: "Las contraseñas no coinciden" },
+  humanCheckNotReady: {
+    title: "Verificación de seguridad no lista",
+    description: "La verificación de seguridad aún no está lista. Por favor, recarga la página.",
+  },
+  humanCheckFailed: {
+    title: "Verificación de seguridad fallida",
+    description:
+      "No hemos podido comprobar que eres una persona. Por favor, recarga la página e inténtalo de nuevo.",
+  },
+  alreadyRegistered: { title: "Este email ya está registrado. Por favor, inicia sesión." },
+  signUpFailed: {
+    title: "Error al registrarse",
+    description: "Por favor, intenta de nuevo más tarde.",
+  },
+  signUpSucceeded: {
+    title: "Registro exitoso",
+    description: "Revisa tu email para verificar tu cuenta.",
+  },
+  wrongCredentials: { title: "Email o contraseña incorrectos" },
+  emailNotVerified: {
+    title: "Email no verificado",
+    description: "Confirma tu email con el enlace que te enviamos antes de iniciar sesión.",
+  },
+  welcome: { title: "¡Bienvenido!" },
+  adminWrongCredentials: { title: "Usuario o contraseña incorrectos" },
+  adminDenied: { title: "Acceso denegado: No tienes permisos de administrador" },
+  adminLoginFailed: {
+    title: "Error al iniciar sesión",
+    description: "Por favor, inténtalo de nuevo.",
+  },
+  adminSessionRequired: { title: "Debes iniciar sesión" },
+  accessDenied: { title: "Acceso denegado" },
+  resetMailSent: {
+    title: "Email enviado",
+    description:
+      "Si existe una cuenta con ese email, recibirás un enlace para restablecer tu contraseña.",
+  },
+  resetMailFailed: {
+    title: "Error al enviar email",
+    description: "Por favor, inténtalo de nuevo.",
+  },
+  resetLinkInvalid: {
+    title: "Enlace no válido o caducado",
+    description: "Solicita un nuevo enlace para restablecer tu contraseña.",
+  },
+  passwordUpdated: {
+    title: "Contraseña actualizada",
+    description: "Ya puedes iniciar sesión con tu nueva contraseña.",
+  },
+  resendSent: { title: "Email enviado", description: "Revisa tu bandeja de entrada y spam." },
+  resendFailed: {
+    title: "Error al reenviar el email",
+    description: "Por favor, inténtalo de nuevo en unos minutos.",
+  },
+  resendNoEmail: { title: "No se encontró tu email. Por favor, intenta registrarte de nuevo." },
+  verificationLinkInvalid: {
+    title: "Enlace no válido o caducado",
+    description: "Pulsa «Reenviar Email» para recibir un enlace nuevo.",
+  },
+  signedOut: { title: "Sesión cerrada" },
+  tooManyAttempts: {
+    title: "Demasiados intentos",
+    description:
+      "Has hecho demasiados intentos seguidos. Espera unos minutos y vuelve a intentarlo.",
+  },
+} satisfies Record<string, Toast>;
+
+export type AccountMessage = keyof typeof accountMessages;
+
+const stop = (error: AccountMessage) => ({ error, abort: true });
+
+export const normalizeEmail = (value: string) => value.trim().toLowerCase();
+
+const emailField = z
+  .string(stop("emailInvalid"))
+  .transform(normalizeEmail)
+  .pipe(z.string().regex(EMAIL_PATTERN, stop("emailInvalid")).max(EMAIL_MAX, stop("emailTooLong")));
+
+const newPasswordField = z
+  .string(stop("passwordTooShort"))
+  .min(PASSWORD_LIMITS.min, stop("passwordTooShort"))
+  .max(PASSWORD_LIMITS.max, stop("passwordTooLong"));
+
+const confirmedPassword = z
+  .object({ password: newPasswordField, confirmPassword: z.string().default("") })
+  .refine((values) => values.password === values.confirmPassword, {
+    error: "passwordMismatch",
+    path: ["confirmPassword"],
+  });
+
+export const signUpSchema = z.object({ email: emailField }).and(confirmedPassword);
+
+export const signInSchema = z.object({
+  email: emailField,
+  password: z
+    .string(stop("passwordRequired"))
+    .min(1, stop("passwordRequired"))
+    .max(PASSWORD_LIMITS.max, stop("passwordTooLong")),
+});
+
+export const recoverySchema = z.object({ email: emailField });
+
+export const newPasswordSchema = confirmedPassword;
+
+/** The first failure of a parse, as the code of its message (the form shows it as a toast). */
+export function firstError<T>(
+  schema: z.ZodType<T>,
+  values: unknown,
+): { success: true; data: T } | { success: false; error: AccountMessage } {
+  const result = schema.safeParse(values);
+  if (result.success) return { success: true, data: result.data };
+  return { success: false, error: result.error.issues[0]!.message as AccountMessage };
+}

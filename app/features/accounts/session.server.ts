@@ -1,0 +1,104 @@
+import { and, eq } from "drizzle-orm";
+import { createCookie, redirect } from "react-router";
+import { getConfig } from "~/platform/config.server";
+import { getDb } from "~/platform/db/database.server";
+import { sessions, userRoles } from "~/platform/db/schema";
+import { flashHeader } from "~/platform/http/flash.server";
+import { accountMessages } from "./account-schemas";
+import { getAuth } from "./auth.server";
+
+/** What pages may know about the signed-in visitor. */
+export type Viewer = { id: string; email: string; emailVerified: boolean; createdAt: string };
+
+/**
+ * The signed-in user of a request, and the headers to pass on: reading the session may renew it
+ * (7 days, renewed daily while in use), which sets a fresh cookie.
+ */
+export async function getViewer(
+  request: Request,
+): Promise<{ viewer: Viewer | null; headers: Headers }> {
+  const { headers, response } = await getAuth().api.getSession({
+    headers: request.headers,
+    returnHeaders: true,
+  });
+  const user = response?.user;
+  return {
+    viewer: user
+      ? {
+          id: user.id,
+          email: user.email,
+          emailVerified: user.emailVerified,
+          createdAt: new Date(user.createdAt).toISOString(),
+        }
+      : null,
+    headers,
+  };
+}
+
+export async function requireCustomer(request: Request): Promise<Viewer> {
+  const { viewer } = await getViewer(request);
+  if (!viewer) throw redirect("/login-cliente");
+  return viewer;
+}
+
+export async function isAdmin(userId: string): Promise<boolean> {
+  const rows = await getDb()
+    .select({ role: userRoles.role })
+    .from(userRoles)
+    .where(and(eq(userRoles.userId, userId), eq(userRoles.role, "admin")));
+  return rows.length > 0;
+}
+
+/**
+ * Every admin loader and action calls this: no session goes to /login ('Debes iniciar sesión');
+ * a session without the admin role is ended on the server ('Acceso denegado').
+ */
+export async function requireAdmin(request: Request): Promise<Viewer> {
+  const { viewer } = await getViewer(request);
+  if (!viewer) {
+    throw redirect("/login", {
+      headers: {
+        "Set-Cookie": await flashHeader({ kind: "error", ...accountMessages.adminSessionRequired }),
+      },
+    });
+  }
+  if (!(await isAdmin(viewer.id))) {
+    const headers = await signOutHeaders(request);
+    headers.append(
+      "Set-Cookie",
+      await flashHeader({ kind: "error", ...accountMessages.accessDenied }),
+    );
+    throw redirect("/login", { headers });
+  }
+  return viewer;
+}
+
+/** Ends the request's session on the server and returns the headers that clear its cookie. */
+export async function signOutHeaders(request: Request): Promise<Headers> {
+  const { headers } = await getAuth().api.signOut({
+    headers: request.headers,
+    returnHeaders: true,
+  });
+  return headers;
+}
+
+/** Ends one session by its token (the admin login refuses a session it just created). */
+export async function revokeSessionToken(token: string) {
+  await getDb().delete(sessions).where(eq(sessions.token, token));
+}
+
+/**
+ * The address waiting for confirmation, so /verificar-email can show it and resend the mail
+ * before the user can sign in. Signed, HttpOnly, one day.
+ */
+export function pendingVerificationCookie() {
+  const config = getConfig();
+  return createCookie("vd_pending_email", {
+    httpOnly: true,
+    sameSite: "lax",
+    secure: config.isProduction,
+    path: "/",
+    maxAge: 24 * 60 * 60,
+    secrets: [config.authSecret],
+  });
+}

@@ -1,0 +1,101 @@
+import { desc } from "drizzle-orm";
+import { LogOut, RefreshCw } from "lucide-react";
+import { Form, useRevalidator } from "react-router";
+import type { Route } from "./+types/admin";
+import { requireAdmin } from "~/features/accounts/session.server";
+import { serviceCodeLabel } from "~/features/catalogue/services";
+import { pageMeta } from "~/features/seo/meta";
+import { getDb } from "~/platform/db/database.server";
+import { contactInquiries } from "~/platform/db/schema";
+import { Button } from "~/ui/button";
+
+export const meta: Route.MetaFunction = ({ matches }) =>
+  pageMeta(matches, {
+    title: "Panel de Administración",
+    description: "Panel interno.",
+    path: "/admin",
+    noIndex: true,
+  });
+
+export async function loader({ request }: Route.LoaderArgs) {
+  const admin = await requireAdmin(request);
+  const inquiries = await getDb()
+    .select()
+    .from(contactInquiries)
+    .orderBy(desc(contactInquiries.createdAt))
+    .limit(20);
+  return { admin, inquiries };
+}
+
+const dateFormat = new Intl.DateTimeFormat("es-ES", { dateStyle: "short", timeStyle: "short" });
+
+/** The first view of the admin panel: the latest enquiries. The full panel is its own issue. */
+export default function AdminPanel({ loaderData }: Route.ComponentProps) {
+  const { revalidate, state } = useRevalidator();
+  return (
+    <section className="mx-auto max-w-6xl px-4 py-10 sm:px-6">
+      <div className="flex flex-wrap items-center justify-between gap-4">
+        <div>
+          <h1 className="text-3xl font-bold tracking-tight">Panel de Administración</h1>
+          <p className="text-slate-600">{loaderData.admin.email}</p>
+        </div>
+        <div className="flex gap-2">
+          <Button
+            variant="secondary"
+            onClick={() => void revalidate()}
+            disabled={state === "loading"}
+          >
+            <RefreshCw className="size-4" aria-hidden />
+            Actualizar
+          </Button>
+          <Form method="post" action="/cerrar-sesion">
+            <Button type="submit" variant="ghost">
+              <LogOut className="size-4" aria-hidden />
+              Salir
+            </Button>
+          </Form>
+        </div>
+      </div>
+      <h2 className="mt-10 text-xl font-semibold">Últimas consultas</h2>
+      <div className="mt-4 overflow-x-auto rounded-xl ring-1 ring-slate-200">
+        <table className="w-full text-left text-sm">
+          <thead className="bg-slate-50">
+            <tr>
+              <th scope="col" className="px-4 py-3 font-semibold">
+                Fecha
+              </th>
+              <th scope="col" className="px-4 py-3 font-semibold">
+                Nombre
+              </th>
+              <th scope="col" className="px-4 py-3 font-semibold">
+                Email
+              </th>
+              <th scope="col" className="px-4 py-3 font-semibold">
+                Servicio
+              </th>
+            </tr>
+          </thead>
+          <tbody className="divide-y divide-slate-200">
+            {loaderData.inquiries.map((inquiry) => (
+              <tr key={inquiry.id}>
+                <td className="px-4 py-3 whitespace-nowrap">
+                  {dateFormat.format(new Date(inquiry.createdAt))}
+                </td>
+                <td className="px-4 py-3">{inquiry.name}</td>
+                <td className="px-4 py-3">{inquiry.email}</td>
+                <td className="px-4 py-3">{serviceCodeLabel(inquiry.service)}</td>
+              </tr>
+            ))}
+            {loaderData.inquiries.length === 0 ? (
+              <tr>
+                <td colSpan={4} className="px-4 py-6 text-center text-slate-500">
+                  Todavía no hay consultas.
+                </td>
+              </tr>
+            ) : null}
+          </tbody>
+        </table>
+      </div>
+    </section>
+  );
+}

@@ -1,0 +1,62 @@
+import { LogOut, UserRound } from "lucide-react";
+import { Form } from "react-router";
+import type { Route } from "./+types/mi-cuenta";
+import { requireCustomer } from "~/features/accounts/session.server";
+import { pageMeta } from "~/features/seo/meta";
+import { Button, ButtonLink } from "~/ui/button";
+
+export const meta: Route.MetaFunction = ({ matches }) =>
+  pageMeta(matches, {
+    title: "Mi Cuenta",
+    description: "Tu área de cliente.",
+    path: "/mi-cuenta",
+    noIndex: true,
+  });
+
+export async function loader({ request }: Route.LoaderArgs) {
+  const viewer = await requireCustomer(request);
+  return { viewer };
+}
+
+const memberSince = new Intl.DateTimeFormat("es-ES", { month: "long", year: "numeric" });
+
+export default function Account({ loaderData: { viewer } }: Route.ComponentProps) {
+  return (
+    <section className="mx-auto max-w-5xl px-4 py-12 sm:px-6">
+      <div className="flex flex-col gap-6 rounded-2xl bg-white p-6 shadow-sm ring-1 ring-slate-200 sm:flex-row sm:items-center sm:justify-between">
+        <div className="flex items-center gap-4">
+          <span className="flex size-14 items-center justify-center rounded-full bg-brand-50 text-brand-600">
+            <UserRound className="size-7" aria-hidden />
+          </span>
+          <div>
+            <h1 className="text-2xl font-bold tracking-tight">Mi Cuenta</h1>
+            <p className="text-slate-600">{viewer.email}</p>
+            <p className="text-sm text-slate-500">
+              Miembro desde {memberSince.format(new Date(viewer.createdAt))}
+            </p>
+          </div>
+        </div>
+        <div className="flex gap-2">
+          <ButtonLink to="/perfil" variant="secondary">
+            Editar Perfil
+          </ButtonLink>
+          <Form method="post" action="/cerrar-sesion">
+            <Button type="submit" variant="ghost">
+              <LogOut className="size-4" aria-hidden />
+              Cerrar Sesión
+            </Button>
+          </Form>
+        </div>
+      </div>
+      <div className="mt-8 rounded-2xl bg-slate-50 p-8 text-center ring-1 ring-slate-200">
+        <p className="text-lg font-semibold text-ink">Aún no tienes compras</p>
+        <p className="mt-2 text-slate-600">
+          Cuando contrates un servicio, aquí verás su estado y tus tickets de soporte.
+        </p>
+        <ButtonLink to="/precios" className="mt-6">
+          Ver precios
+        </ButtonLink>
+      </div>
+    </section>
+  );
+}

@@ -1,0 +1,67 @@
+import { Link, redirect, useNavigation } from "react-router";
+import type { Route } from "./+types/registro";
+import { signUp } from "~/features/accounts/account-actions.server";
+import { signUpSchema } from "~/features/accounts/account-schemas";
+import { AccountCard, Field, FormMessage, ValidatedForm } from "~/features/accounts/account-ui";
+import { getViewer } from "~/features/accounts/session.server";
+import { pageMeta } from "~/features/seo/meta";
+import { Button } from "~/ui/button";
+
+export const meta: Route.MetaFunction = ({ matches }) =>
+  pageMeta(matches, {
+    title: "Crear cuenta",
+    description: "Crea tu cuenta de cliente para contratar y seguir tus servicios digitales.",
+    path: "/registro",
+  });
+
+export async function loader({ request }: Route.LoaderArgs) {
+  const { viewer } = await getViewer(request);
+  if (viewer) throw redirect("/mi-cuenta");
+  return null;
+}
+
+export function action({ request, context }: Route.ActionArgs) {
+  return signUp({ request, clientAddress: context.clientAddress });
+}
+
+export default function SignUp({ actionData }: Route.ComponentProps) {
+  const busy = useNavigation().state === "submitting";
+  return (
+    <AccountCard
+      title="Crear cuenta"
+      subtitle={
+        <>
+          ¿Ya tienes cuenta?{" "}
+          <Link to="/login-cliente" className="font-semibold text-brand-700 underline">
+            Inicia sesión
+          </Link>
+        </>
+      }
+    >
+      <FormMessage result={actionData} />
+      <ValidatedForm schema={signUpSchema} className="space-y-4" aria-label="Registro">
+        <Field label="Email" name="email" type="email" autoComplete="email" required />
+        <Field
+          label="Contraseña"
+          name="password"
+          type="password"
+          autoComplete="new-password"
+          required
+        />
+        <Field
+          label="Confirmar contraseña"
+          name="confirmPassword"
+          type="password"
+          autoComplete="new-password"
+          required
+        />
+        <p className="text-xs text-slate-500">
+          Mínimo 8 caracteres. Te enviaremos un email para confirmar tu cuenta.
+        </p>
+        <Button type="submit" size="lg" className="w-full" disabled={busy}>
+          {busy ? "Registrando..." : "Crear Cuenta"}
+        </Button>
+      </ValidatedForm>
+    </AccountCard>
+  );
+}

@@ -1,0 +1,25 @@
+/** npm run admin:create -- <email>: creates or promotes an administrator. */
+import { ensureAdmin } from "../app/features/accounts/admin-accounts.server";
+import { getAuth } from "../app/features/accounts/auth.server";
+import { ConfigError } from "../app/platform/config.server";
+import { closeDatabase, getDatabaseHandle } from "../app/platform/db/database.server";
+
+const email = process.argv[2];
+if (!email || !/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email)) {
+  console.error("Uso: npm run admin:create -- <email>   (contraseña opcional en ADMIN_PASSWORD)");
+  process.exit(2);
+}
+
+try {
+  const database = getDatabaseHandle();
+  await database.migrate();
+  const result = await ensureAdmin(getAuth(), database.db, email, process.env.ADMIN_PASSWORD);
+  if (!result.created) console.log(`${email} ya existía: ahora es administrador.`);
+  else if (result.generatedPassword)
+    console.log(`Administrador creado: ${email}\nContraseña: ${result.generatedPassword}`);
+  else console.log(`Administrador creado: ${email}`);
+  await closeDatabase();
+} catch (error) {
+  console.error(error instanceof ConfigError || error instanceof Error ? error.message : error);
+  process.exit(1);
+}

@@ -1,0 +1,40 @@
+import { expect, type Page } from "@playwright/test";
+import { openPage } from "./fixtures";
+import { linksOfLatestMail } from "./mailbox";
+
+export const toast = (page: Page, title: string) =>
+  page.locator("[data-sonner-toast]").filter({ hasText: title }).first();
+export const nav = (page: Page) => page.getByRole("navigation", { name: "Principal" });
+export const uniqueEmail = (label: string) =>
+  `${label}.${Date.now()}.${Math.floor(Math.random() * 1e6)}@example.com`;
+
+export async function signUp(page: Page, email: string, password: string) {
+  await openPage(page, "/registro");
+  await page.getByLabel("Email").fill(email);
+  await page.getByLabel("Contraseña", { exact: true }).fill(password);
+  await page.getByLabel("Confirmar contraseña").fill(password);
+  await page.getByRole("button", { name: "Crear Cuenta" }).click();
+}
+
+export async function verifyThroughMail(page: Page, email: string) {
+  const links = await linksOfLatestMail(page, email, /^Confirma tu email/);
+  const link = links.find((href) => href.includes("/api/auth/verify-email"));
+  expect(link).toBeTruthy();
+  await page.goto(link!);
+}
+
+export async function signIn(page: Page, email: string, password: string) {
+  await openPage(page, "/login-cliente");
+  await page.getByLabel("Email").fill(email);
+  await page.getByLabel("Contraseña").fill(password);
+  await page.getByRole("button", { name: "Iniciar Sesión" }).click();
+}
+
+export async function createVerifiedCustomer(page: Page, password = "contraseña-segura-1") {
+  const email = uniqueEmail("cliente");
+  await signUp(page, email, password);
+  await expect(page).toHaveURL(/\/verificar-email$/);
+  await verifyThroughMail(page, email);
+  await expect(page.getByRole("heading", { name: "¡Email verificado!" })).toBeVisible();
+  return { email, password };
+}

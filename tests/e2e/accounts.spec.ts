@@ -1,0 +1,192 @@
+import { expect, openPage, test } from "./fixtures";
+import {
+  createVerifiedCustomer,
+  nav,
+  signIn,
+  signUp,
+  toast,
+  uniqueEmail,
+  verifyThroughMail,
+} from "./accounts-helpers";
+import { linksOfLatestMail } from "./mailbox";
+
+test("a new customer signs up, confirms the mail, reaches Mi Cuenta, signs out and back in", async ({
+  page,
+}) => {
+  const email = uniqueEmail("nuevo");
+  const password = "mi-contraseña-2026";
+  await signUp(page, `  ${email.toUpperCase()} `, password);
+  await expect(page).toHaveURL(/\/verificar-email$/);
+  await expect(toast(page, "Registro exitoso")).toBeVisible();
+  await expect(page.getByText(email)).toBeVisible();
+  await expect(page.getByText("Debes verificar tu email antes de realizar pagos")).toBeVisible();
+  await expect(page.locator("ol li")).toHaveCount(4);
+
+  await verifyThroughMail(page, email);
+  await expect(page.getByRole("heading", { name: "¡Email verificado!" })).toBeVisible();
+  await expect(page.getByRole("link", { name: "Ir a Mi Cuenta" })).toBeVisible();
+  await expect(page).toHaveURL(/\/mi-cuenta$/);
+  await expect(page.getByRole("main")).toContainText(email);
+  await expect(nav(page).getByRole("link", { name: "Mi Cuenta" })).toBeVisible();
+
+  await nav(page).getByRole("button", { name: "Cerrar Sesión" }).click();
+  await expect(page).toHaveURL(/\/$/);
+  await expect(toast(page, "Sesión cerrada")).toBeVisible();
+  await expect(nav(page).getByRole("link", { name: "Entrar" })).toBeVisible();
+  await openPage(page, "/mi-cuenta");
+  await expect(page).toHaveURL(/\/login-cliente$/);
+
+  await signIn(page, email, "contraseña-equivocada");
+  await expect(page.getByRole("alert")).toContainText("Email o contraseña incorrectos");
+  await signIn(page, email, password);
+  await expect(page).toHaveURL(/\/precios$/);
+  await expect(toast(page, "¡Bienvenido!")).toBeVisible();
+  await openPage(page, "/login-cliente");
+  await expect(page).toHaveURL(/\/precios$/);
+});
+
+test("an unverified address cannot sign in and is sent to verify it", async ({ page }) => {
+  const email = uniqueEmail("sinverificar");
+  await signUp(page, email, "password-1234");
+  await expect(page).toHaveURL(/\/verificar-email$/);
+  await page.context().clearCookies();
+  await signIn(page, email, "password-1234");
+  const alert = page.getByRole("alert");
+  await expect(alert).toContainText("Email no verificado");
+  await alert.getByRole("link", { name: "Verificar" }).click();
+  await expect(page).toHaveURL(/\/verificar-email$/);
+  await expect(page.getByText(email)).toBeVisible();
+  await page.getByRole("button", { name: "Reenviar Email" }).click();
+  await expect(toast(page, "Email enviado")).toBeVisible();
+});
+
+test("/registro reports each rule in the spec's order", async ({ page }) => {
+  await openPage(page, "/registro");
+  const email = page.getByLabel("Email");
+  const password = page.getByLabel("Contraseña", { exact: true });
+  const submit = page.getByRole("button", { name: "Crear Cuenta" });
+  const steps: [() => Promise<void>, string][] = [
+    [async () => {}, "Email inválido"],
+    [() => email.fill(`${"a".repeat(250)}@example.com`), "Email demasiado largo"],
+    [() => email.fill(uniqueEmail("reglas")), "La contraseña debe tener al menos 8 caracteres"],
+    [() => password.fill("x".repeat(101)), "Contraseña demasiado larga"],
+    [() => password.fill("password-valida"), "Las contraseñas no coinciden"],
+  ];
+  for (const [change, message] of steps) {
+    await change();
+    await submit.click();
+    await expect(toast(page, message)).toBeVisible();
+  }
+  const existing = await createVerifiedCustomer(page);
+  await page.context().clearCookies();
+  await openPage(page, "/registro");
+  await page.getByLabel("Email").fill(existing.email);
+  await page.getByLabel("Contraseña", { exact: true }).fill("otra-password");
+  await page.getByLabel("Confirmar contraseña").fill("otra-password");
+  await page.getByRole("button", { name: "Crear Cuenta" }).click();
+  await expect(page.getByRole("alert")).toContainText(
+    "Este email ya está registrado. Por favor, inicia sesión.",
+  );
+});
+
+test("password recovery through the mailed link: new password works, old one and old session do not", async ({
+  page,
+  browser,
+}) => {
+  const customer = await createVerifiedCustomer(page);
+  await openPage(page, "/mi-cuenta");
+  await expect(page).toHaveURL(/\/mi-cuenta$/);
+
+  const other = await browser.newContext();
+  const recovery = await other.newPage();
+  await openPage(recovery, "/recuperar-password");
+  await recovery.getByLabel("Email").fill(customer.email);
+  await recovery.getByRole("button", { name: "Enviar Email" }).click();
+  await expect(recovery.getByRole("status")).toContainText("Email enviado");
+  await expect(recovery.getByRole("link", { name: "Intentar de nuevo" })).toBeVisible();
+  const links = await linksOfLatestMail(recovery, customer.email, /^Restablece tu contraseña/);
+  const resetLink = links.find((href) => href.includes("/api/auth/reset-password/"));
+  await recovery.goto(resetLink!);
+  await expect(recovery).toHaveURL(/\/actualizar-password\?token=/);
+  await expect(recovery.locator("html[data-hydrated]")).toBeAttached();
+  await recovery.getByLabel("Nueva contraseña", { exact: true }).fill("nueva-contraseña-99");
+  await recovery.getByLabel("Confirmar contraseña").fill("nueva-contraseña-99");
+  await recovery.getByRole("button", { name: "Guardar contraseña" }).click();
+  await expect(recovery).toHaveURL(/\/login-cliente$/);
+  await expect(toast(recovery, "Contraseña actualizada")).toBeVisible();
+
+  await signIn(recovery, customer.email, customer.password);
+  await expect(recovery.getByRole("alert")).toContainText("Email o contraseña incorrectos");
+  await signIn(recovery, customer.email, "nueva-contraseña-99");
+  await expect(recovery).toHaveURL(/\/precios$/);
+  await other.close();
+
+  // The session opened before the reset was ended on the server.
+  await openPage(page, "/mi-cuenta");
+  await expect(page).toHaveURL(/\/login-cliente$/);
+});
+
+test("a forged reset link shows that it is not valid", async ({ page }) => {
+  await openPage(page, "/actualizar-password?error=INVALID_TOKEN");
+  await expect(page.getByRole("heading", { name: "Enlace no válido o caducado" })).toBeVisible();
+});
+
+test.describe("admin panel", () => {
+  test("an anonymous visitor of /admin lands on /login with 'Debes iniciar sesión'", async ({
+    page,
+  }) => {
+    await openPage(page, "/admin");
+    await expect(page).toHaveURL(/\/login$/);
+    await expect(toast(page, "Debes iniciar sesión")).toBeVisible();
+    await expect(page.getByRole("heading", { name: "Panel de Administración" })).toBeVisible();
+  });
+
+  test("a customer who signs in at /login is refused and left signed out", async ({ page }) => {
+    const customer = await createVerifiedCustomer(page);
+    await page.context().clearCookies();
+    await openPage(page, "/login");
+    await page.getByLabel("Usuario").fill(customer.email);
+    await page.getByLabel("Contraseña").fill(customer.password);
+    await page.getByRole("button", { name: "Iniciar Sesión" }).click();
+    await expect(page.getByRole("alert")).toContainText(
+      "Acceso denegado: No tienes permisos de administrador",
+    );
+    await openPage(page, "/mi-cuenta");
+    await expect(page).toHaveURL(/\/login-cliente$/);
+  });
+
+  test("a signed-in customer opening /admin is signed out with 'Acceso denegado'", async ({
+    page,
+  }) => {
+    await createVerifiedCustomer(page);
+    await openPage(page, "/admin");
+    await expect(page).toHaveURL(/\/login$/);
+    await expect(toast(page, "Acceso denegado")).toBeVisible();
+    await openPage(page, "/mi-cuenta");
+    await expect(page).toHaveURL(/\/login-cliente$/);
+  });
+
+  test("wrong credentials: 'Usuario o contraseña incorrectos'; the bootstrap admin reaches /admin", async ({
+    page,
+  }) => {
+    await openPage(page, "/login");
+    await page.getByLabel("Usuario").fill("admin@verticedigital.es");
+    await page.getByLabel("Contraseña").fill("no-es-esta");
+    await page.getByRole("button", { name: "Iniciar Sesión" }).click();
+    await expect(page.getByRole("alert")).toContainText("Usuario o contraseña incorrectos");
+    await page.getByLabel("Contraseña").fill("admin-password-e2e");
+    await page.getByRole("button", { name: "Iniciar Sesión" }).click();
+    await expect(page).toHaveURL(/\/admin$/);
+    await expect(toast(page, "Bienvenido, admin@verticedigital.es")).toBeVisible();
+    await expect(page.getByRole("button", { name: "Actualizar" })).toBeVisible();
+  });
+});
+
+test("the customer area and the profile send anonymous visitors to /login-cliente", async ({
+  page,
+}) => {
+  for (const path of ["/mi-cuenta", "/perfil"]) {
+    await openPage(page, path);
+    await expect(page).toHaveURL(/\/login-cliente$/);
+  }
+});

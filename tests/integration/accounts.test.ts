@@ -1,0 +1,187 @@
+import { createEmailVerificationToken } from "better-auth/api";
+import { eq, like } from "drizzle-orm";
+import { beforeAll, describe, expect, it } from "vitest";
+import {
+  customerSignIn,
+  requestPasswordReset,
+  signUp,
+} from "~/features/accounts/account-actions.server";
+import { getAuth } from "~/features/accounts/auth.server";
+import { getConfig } from "~/platform/config.server";
+import { mailOutbox, profiles, users } from "~/platform/db/schema";
+import { setupTestDatabase } from "../support/test-database";
+
+const database = setupTestDatabase();
+
+type Answer = { status: number; body: unknown };
+
+/** Runs an action the way React Router would, reading redirects and data() answers alike. */
+async function run(
+  action: (input: { request: Request; clientAddress: string }) => Promise<unknown>,
+  fields: Record<string, string>,
+  clientAddress = "192.0.2.10",
+): Promise<Answer> {
+  const request = new Request(`${getConfig().siteUrl}/form`, {
+    method: "POST",
+    body: new URLSearchParams(fields),
+    headers: { Origin: getConfig().siteUrl },
+  });
+  const answer = (await action({ request, clientAddress })) as
+    Response | { data: unknown; init: { status?: number } | null };
+  if (answer instanceof Response)
+    return { status: answer.status, body: answer.headers.get("Location") };
+  return { status: answer.init?.status ?? 200, body: answer.data };
+}
+
+const password = "contraseña-larga-1";
+
+async function createVerifiedUser(email: string) {
+  const answer = await run(signUp, { email, password, confirmPassword: password });
+  expect(answer).toEqual({ status: 302, body: "/verificar-email" });
+  await database.db.update(users).set({ emailVerified: true }).where(eq(users.email, email));
+}
+
+beforeAll(async () => {
+  await createVerifiedUser("known@example.com");
+});
+
+describe("sign-up", () => {
+  it("creates the user with a profile and queues the verification mail", async () => {
+    const [user] = await database.db
+      .select()
+      .from(users)
+      .where(eq(users.email, "known@example.com"));
+    expect(user).toBeTruthy();
+    const [profile] = await database.db.select().from(profiles).where(eq(profiles.id, user!.id));
+    expect(profile?.email).toBe("known@example.com");
+    const mails = await database.db
+      .select()
+      .from(mailOutbox)
+      .where(eq(mailOutbox.recipient, "known@example.com"));
+    expect(mails.map((mail) => mail.kind)).toEqual(["email-verification"]);
+  });
+
+  it("lower-cases and trims the address, and refuses a registered one with the spec's message", async () => {
+    const answer = await run(signUp, {
+      email: "  KNOWN@Example.com ",
+      password,
+      confirmPassword: password,
+    });
+    expect(answer).toEqual({ status: 409, body: { error: "alreadyRegistered" } });
+  });
+
+  it("enforces the password and e-mail limits on the server", async () => {
+    expect(
+      (await run(signUp, { email: "a@b.es", password: "short", confirmPassword: "short" })).body,
+    ).toEqual({ error: "passwordTooShort" });
+    const long = "x".repeat(101);
+    expect(
+      (await run(signUp, { email: "a@b.es", password: long, confirmPassword: long })).body,
+    ).toEqual({ error: "passwordTooLong" });
+    expect(
+      (await run(signUp, { email: `${"a".repeat(251)}@b.es`, password, confirmPassword: password }))
+        .body,
+    ).toEqual({ error: "emailTooLong" });
+  });
+});
+
+describe("sign-in limits", () => {
+  it("answer the 11th wrong password for one account within a minute with 429", async () => {
+    const statuses: number[] = [];
+    for (let attempt = 1; attempt <= 11; attempt++) {
+      // Different addresses: the per-account limit holds whoever tries.
+      const answer = await run(
+        customerSignIn,
+        { email: "known@example.com", password: "wrong-password" },
+        `198.51.100.${attempt}`,
+      );
+      statuses.push(answer.status);
+    }
+    expect(statuses.slice(0, 10)).toEqual(Array(10).fill(401));
+    expect(statuses[10]).toBe(429);
+    expect((await run(customerSignIn, { email: "known@example.com", password })).status).toBe(429);
+  });
+});
+
+describe("password recovery", () => {
+  it("answers an unknown address exactly like a known one, mailing only the known one", async () => {
+    const known = await run(requestPasswordReset, { email: "known@example.com" });
+    const unknown = await run(requestPasswordReset, { email: "nobody@example.com" });
+    expect(known.status).toBe(200);
+    expect(unknown.status).toBe(known.status);
+    expect({ ...(unknown.body as object), email: "" }).toEqual({
+      ...(known.body as object),
+      email: "",
+    });
+    const resetMails = await database.db
+      .select()
+      .from(mailOutbox)
+      .where(like(mailOutbox.kind, "password-reset"));
+    expect(resetMails.map((mail) => mail.recipient)).toEqual(["known@example.com"]);
+  });
+});
+
+describe("verification links", () => {
+  async function openLink(token: string) {
+    const url = `${getConfig().siteUrl}/api/auth/verify-email?token=${encodeURIComponent(token)}&callbackURL=/verificar-email`;
+    return getAuth().handler(new Request(url));
+  }
+
+  async function createUnverified(email: string) {
+    await run(signUp, { email, password, confirmPassword: password });
+  }
+
+  it("refuse a forged token and leave the address unverified", async () => {
+    await createUnverified("forged@example.com");
+    const forged = await createEmailVerificationToken(
+      "not-our-secret-but-long-enough-to-sign",
+      "forged@example.com",
+    );
+    const response = await openLink(forged);
+    expect(response.status).toBe(302);
+    expect(response.headers.get("Location")).toMatch(/\/verificar-email\?error=/);
+    expect(response.headers.get("Set-Cookie") ?? "").not.toContain("session_token=");
+    const [user] = await database.db
+      .select()
+      .from(users)
+      .where(eq(users.email, "forged@example.com"));
+    expect(user?.emailVerified).toBe(false);
+  });
+
+  it("refuse an expired token", async () => {
+    await createUnverified("expired@example.com");
+    const expired = await createEmailVerificationToken(
+      getConfig().authSecret,
+      "expired@example.com",
+      undefined,
+      -60,
+    );
+    const response = await openLink(expired);
+    expect(response.headers.get("Location")).toMatch(/\/verificar-email\?error=/);
+    const [user] = await database.db
+      .select()
+      .from(users)
+      .where(eq(users.email, "expired@example.com"));
+    expect(user?.emailVerified).toBe(false);
+  });
+
+  it("accept the mailed link: verified, profile confirmed, signed in", async () => {
+    await createUnverified("mailed@example.com");
+    const [mail] = await database.db
+      .select()
+      .from(mailOutbox)
+      .where(eq(mailOutbox.recipient, "mailed@example.com"));
+    const link = /href="([^"]*verify-email[^"]*)"/.exec(mail!.html)![1]!.replace(/&amp;/g, "&");
+    const response = await getAuth().handler(new Request(link));
+    expect(response.status).toBe(302);
+    expect(response.headers.get("Location")).toBe("/verificar-email");
+    expect(response.headers.get("Set-Cookie")).toContain("session_token=");
+    const [user] = await database.db
+      .select()
+      .from(users)
+      .where(eq(users.email, "mailed@example.com"));
+    expect(user?.emailVerified).toBe(true);
+    const [profile] = await database.db.select().from(profiles).where(eq(profiles.id, user!.id));
+    expect(profile?.emailConfirmed).toBe(true);
+  });
+});
