@@ -67,7 +67,6 @@ export default defineConfig({
       HOST: "127.0.0.1",
       SITE_URL: baseURL,
       DATA_DIR: process.env.E2E_DATA_DIR!,
-      HUMAN_CHECK: "off",
       // Many tests send enquiries from the same address.
       CONTACT_RATE_LIMIT: "1000",
       AUTH_ADDRESS_RATE_LIMIT: "1000",

@@ -7,7 +7,7 @@ export default defineConfig({
   resolve: { tsconfigPaths: true },
   test: {
     environment: "node",
-    env: { LOG_LEVEL: "silent", DATA_DIR: path.join(tmpdir(), "vitest-data") },
+    env: { LOG_LEVEL: "silent", HUMAN_CHECK: "off", DATA_DIR: path.join(tmpdir(), "vitest-data") },
     projects: [
       {
         extends: true,

@@ -24,6 +24,7 @@ export default [
   route("perfil", "routes/perfil.tsx"),
   route("admin", "routes/admin.tsx"),
   route("test-pagos", "routes/coming-soon.tsx", { id: "payment-test" }),
+  route("api/altcha/challenge", "routes/api-altcha-challenge.ts"),
   // Dev mailbox: the loaders answer 404 in production.
   route("dev/correo", "routes/dev-correo.tsx"),
   route("dev/correo/:id", "routes/dev-correo-detail.tsx"),

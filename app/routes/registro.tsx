@@ -1,3 +1,4 @@
+import { useState } from "react";
 import { Link, redirect, useNavigation } from "react-router";
 import type { Route } from "./+types/registro";
 import { signUp } from "~/features/accounts/account-actions.server";
@@ -5,6 +6,8 @@ import { signUpSchema } from "~/features/accounts/account-schemas";
 import { AccountCard, Field, FormMessage, ValidatedForm } from "~/features/accounts/account-ui";
 import { getViewer } from "~/features/accounts/session.server";
 import { pageMeta } from "~/features/seo/meta";
+import { HumanCheck } from "~/platform/human-check/human-check";
+import { humanCheckEnabled } from "~/platform/human-check/human-check.server";
 import { Button } from "~/ui/button";
 
 export const meta: Route.MetaFunction = ({ matches }) =>
@@ -17,15 +20,16 @@ export const meta: Route.MetaFunction = ({ matches }) =>
 export async function loader({ request }: Route.LoaderArgs) {
   const { viewer } = await getViewer(request);
   if (viewer) throw redirect("/mi-cuenta");
-  return null;
+  return { humanCheck: humanCheckEnabled() };
 }
 
 export function action({ request, context }: Route.ActionArgs) {
   return signUp({ request, clientAddress: context.clientAddress });
 }
 
-export default function SignUp({ actionData }: Route.ComponentProps) {
+export default function SignUp({ loaderData, actionData }: Route.ComponentProps) {
   const busy = useNavigation().state === "submitting";
+  const [humanCheckReady, setHumanCheckReady] = useState(!loaderData.humanCheck);
   return (
     <AccountCard
       title="Crear cuenta"
@@ -39,7 +43,12 @@ export default function SignUp({ actionData }: Route.ComponentProps) {
       }
     >
       <FormMessage result={actionData} />
-      <ValidatedForm schema={signUpSchema} className="space-y-4" aria-label="Registro">
+      <ValidatedForm
+        schema={signUpSchema}
+        blockedBy={humanCheckReady ? undefined : "humanCheckNotReady"}
+        className="space-y-4"
+        aria-label="Registro"
+      >
         <Field label="Email" name="email" type="email" autoComplete="email" required />
         <Field
           label="Contraseña"
@@ -58,8 +67,14 @@ export default function SignUp({ actionData }: Route.ComponentProps) {
         <p className="text-xs text-slate-500">
           Mínimo 8 caracteres. Te enviaremos un email para confirmar tu cuenta.
         </p>
-        <Button type="submit" size="lg" className="w-full" disabled={busy}>
-          {busy ? "Registrando..." : "Crear Cuenta"}
+        {loaderData.humanCheck ? (
+          // Space reserved for the widget, so the button does not move when it appears.
+          <div className="min-h-[72px]">
+            <HumanCheck onReadyChange={setHumanCheckReady} />
+          </div>
+        ) : null}
+        <Button type="submit" size="lg" className="w-full" disabled={busy || !humanCheckReady}>
+          {busy ? "Registrando..." : humanCheckReady ? "Crear Cuenta" : "Cargando..."}
         </Button>
       </ValidatedForm>
     </AccountCard>

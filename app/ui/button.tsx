@@ -3,7 +3,7 @@ import { Link } from "react-router";
 
 const variants = {
   primary:
-    "bg-brand-600 text-white shadow-sm hover:bg-brand-700 active:bg-brand-800 disabled:bg-brand-600/60",
+    "bg-brand-600 text-white shadow-sm hover:bg-brand-700 active:bg-brand-800 disabled:bg-slate-500",
   secondary:
     "bg-white text-ink ring-1 ring-slate-300 ring-inset hover:bg-slate-50 active:bg-slate-100",
   ghost: "text-slate-700 hover:bg-slate-100 hover:text-ink",

@@ -4,6 +4,7 @@ import { data, redirect } from "react-router";
 import { getDb } from "~/platform/db/database.server";
 import { users } from "~/platform/db/schema";
 import { flashHeader } from "~/platform/http/flash.server";
+import { HUMAN_CHECK_FIELD, verifyHumanCheck } from "~/platform/human-check/human-check.server";
 import { getLogger } from "~/platform/logger.server";
 import {
   accountMessages,
@@ -75,6 +76,7 @@ export async function signUp({ request, clientAddress }: ActionInput) {
   const { email, password } = parsed.data;
   const tooMany = await limited("sign-up", clientAddress, email);
   if (tooMany) return tooMany;
+  if (!(await verifyHumanCheck(form[HUMAN_CHECK_FIELD]))) return fail("humanCheckFailed", 400);
   // The spec reveals a registered address on purpose; the rate limits above bound that.
   const existing = await getDb().select({ id: users.id }).from(users).where(eq(users.email, email));
   if (existing.length > 0) return fail("alreadyRegistered", 409);

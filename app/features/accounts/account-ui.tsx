@@ -78,9 +78,14 @@ export function FormMessage({ result }: { result: AccountFormData }) {
  */
 export function ValidatedForm<T>({
   schema,
+  blockedBy,
   children,
   ...props
-}: { schema: z.ZodType<T> } & ComponentProps<typeof Form>) {
+}: {
+  schema: z.ZodType<T>;
+  /** A reason, checked after the schema, not to send the form yet. */
+  blockedBy?: AccountMessage;
+} & ComponentProps<typeof Form>) {
   return (
     <Form
       method="post"
@@ -89,9 +94,10 @@ export function ValidatedForm<T>({
       onSubmit={(event) => {
         const values = Object.fromEntries(new FormData(event.currentTarget));
         const result = firstError(schema, values);
-        if (!result.success) {
+        const problem = result.success ? blockedBy : result.error;
+        if (problem) {
           event.preventDefault();
-          void showToast("error", accountMessages[result.error]);
+          void showToast("error", accountMessages[problem]);
         }
       }}
     >

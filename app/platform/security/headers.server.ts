@@ -17,6 +17,8 @@ export function contentSecurityPolicy(nonce: string, { isProduction }: SecurityH
     "img-src 'self' data:",
     "font-src 'self'",
     "connect-src 'self'",
+    // The human-check widget solves its proof of work in workers it creates from blobs.
+    "worker-src 'self' blob:",
     "object-src 'none'",
     "base-uri 'self'",
     "form-action 'self'",

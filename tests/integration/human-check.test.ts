@@ -1,0 +1,62 @@
+import { solveChallenge } from "altcha-lib";
+import { deriveKey } from "altcha-lib/algorithms/pbkdf2";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { resetConfigForTests } from "~/platform/config.server";
+import { newChallenge, verifyHumanCheck } from "~/platform/human-check/human-check.server";
+import { setupTestDatabase } from "../support/test-database";
+
+setupTestDatabase();
+
+beforeAll(() => {
+  process.env.HUMAN_CHECK = "altcha";
+  resetConfigForTests();
+});
+
+afterAll(() => {
+  process.env.HUMAN_CHECK = "off";
+  resetConfigForTests();
+});
+
+/** What the browser widget submits: base64 JSON of the challenge and its solution. */
+async function solvedPayload(tamper?: (payload: { challenge: object; solution: object }) => void) {
+  const challenge = await newChallenge();
+  const solution = await solveChallenge({ challenge, deriveKey });
+  const payload = {
+    challenge: { parameters: challenge.parameters, signature: challenge.signature },
+    solution: solution!,
+  };
+  tamper?.(payload);
+  return Buffer.from(JSON.stringify(payload)).toString("base64");
+}
+
+describe("the human check", () => {
+  it("accepts a solved challenge once, and refuses it when replayed", async () => {
+    const payload = await solvedPayload();
+    expect(await verifyHumanCheck(payload)).toBe(true);
+    expect(await verifyHumanCheck(payload)).toBe(false);
+  });
+
+  it("refuses a missing, garbled or forged solution", async () => {
+    expect(await verifyHumanCheck(undefined)).toBe(false);
+    expect(await verifyHumanCheck("not base64 json")).toBe(false);
+    const wrongCounter = await solvedPayload((payload) => {
+      (payload.solution as { counter: number }).counter += 1;
+    });
+    expect(await verifyHumanCheck(wrongCounter)).toBe(false);
+    const cheaper = await solvedPayload((payload) => {
+      (payload.challenge as { parameters: { cost: number } }).parameters.cost = 1;
+    });
+    expect(await verifyHumanCheck(cheaper)).toBe(false);
+  });
+
+  it("is skipped when HUMAN_CHECK=off", async () => {
+    process.env.HUMAN_CHECK = "off";
+    resetConfigForTests();
+    try {
+      expect(await verifyHumanCheck(undefined)).toBe(true);
+    } finally {
+      process.env.HUMAN_CHECK = "altcha";
+      resetConfigForTests();
+    }
+  });
+});
