@@ -4,7 +4,7 @@ import { getAuth } from "../app/features/accounts/auth.server";
 import { ConfigError } from "../app/platform/config.server";
 import { closeDatabase, getDatabaseHandle } from "../app/platform/db/database.server";
 
-const email = process.argv[2];
+const email = process.argv[2]?.trim().toLowerCase();
 if (!email || !/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email)) {
   console.error("Uso: npm run admin:create -- <email>   (contraseña opcional en ADMIN_PASSWORD)");
   process.exit(2);
