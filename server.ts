@@ -12,6 +12,7 @@ import type { ViteDevServer } from "vite";
 import { toNodeHandler } from "better-auth/node";
 import { ensureAdmin } from "~/features/accounts/admin-accounts.server";
 import { CLIENT_ADDRESS_HEADER, getAuth } from "~/features/accounts/auth.server";
+import { handleWebhook } from "~/features/payments/webhook.server";
 import { ConfigError, getConfig, type AppConfig } from "~/platform/config.server";
 import type { Database } from "~/platform/db/client.server";
 import { closeDatabase, getDatabaseHandle } from "~/platform/db/database.server";
@@ -73,6 +74,27 @@ export function createApp(config: AppConfig, { viteDevServer }: ServerOptions = 
     );
     app.use(express.static("build/client", { maxAge: "1h", index: false }));
   }
+
+  // Stripe (or the simulated checkout) posts its signed events here; the signature covers the raw body.
+  app.post(
+    "/api/stripe/webhook",
+    express.raw({ type: "*/*", limit: MAX_BODY_BYTES }),
+    async (req, res) => {
+      try {
+        const body = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
+        const answer = await handleWebhook(
+          getDatabaseHandle().db,
+          body,
+          req.get("stripe-signature"),
+        );
+        res.status(answer.status).type("text/plain").send(answer.body);
+      } catch (error) {
+        // A 5xx makes the provider deliver the event again later.
+        res.locals.log?.error({ err: error }, "webhook processing failed");
+        res.status(503).type("text/plain").send("Inténtalo más tarde");
+      }
+    },
+  );
 
   // Only the two links mailed by Better Auth reach its handler; forms go through our actions.
   app.get(["/api/auth/verify-email", "/api/auth/reset-password/:token"], toNodeHandler(getAuth()));

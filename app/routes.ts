@@ -23,7 +23,9 @@ export default [
   route("mi-cuenta", "routes/mi-cuenta.tsx"),
   route("perfil", "routes/perfil.tsx"),
   route("admin", "routes/admin.tsx"),
-  route("test-pagos", "routes/coming-soon.tsx", { id: "payment-test" }),
+  route("test-pagos", "routes/test-pagos.tsx"),
+  route("checkout", "routes/checkout.ts"),
+  route("pago-simulado/:sessionId", "routes/pago-simulado.tsx"),
   route("api/altcha/challenge", "routes/api-altcha-challenge.ts"),
   // Dev mailbox: the loaders answer 404 in production.
   route("dev/correo", "routes/dev-correo.tsx"),

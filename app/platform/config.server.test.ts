@@ -69,7 +69,11 @@ describe("configuration", () => {
       AUTH_SECRET: "x".repeat(40),
       SITE_URL: "https://www.example.es",
       DATABASE_URL: "postgres://app@db:5432/app",
+      STRIPE_SECRET_KEY: "sk_live_123",
+      STRIPE_WEBHOOK_SECRET: "whsec_123",
+      STRIPE_PRICE_CIBERSEGURIDAD: "price_123",
     });
+    expect(config.stripe.priceIds).toEqual({ STRIPE_PRICE_CIBERSEGURIDAD: "price_123" });
     expect(config.isProduction).toBe(true);
     expect(config.authSecret).toBe("x".repeat(40));
   });

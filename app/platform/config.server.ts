@@ -57,7 +57,17 @@ export type AppConfig = ReturnType<typeof buildConfig>;
 
 export class ConfigError extends Error {}
 
-function buildConfig(env: Env) {
+/** STRIPE_PRICE_<SERVICE> variables: the catalogue names which one each service uses. */
+function stripePriceIds(source: NodeJS.ProcessEnv): Record<string, string> {
+  return Object.fromEntries(
+    Object.entries(source).filter(
+      (entry): entry is [string, string] =>
+        entry[0].startsWith("STRIPE_PRICE_") && Boolean(entry[1]?.trim()),
+    ),
+  );
+}
+
+function buildConfig(env: Env, source: NodeJS.ProcessEnv) {
   const isProduction = env.NODE_ENV === "production";
   const dataDir = path.resolve(env.DATA_DIR);
   const siteUrl = (env.SITE_URL ?? `http://localhost:${env.PORT}`).replace(/\/+$/, "");
@@ -75,8 +85,12 @@ function buildConfig(env: Env) {
     contactInbox: env.CONTACT_INBOX ?? env.CONTACT_EMAIL,
     stripe: {
       secretKey: env.STRIPE_SECRET_KEY,
-      webhookSecret: env.STRIPE_WEBHOOK_SECRET,
+      // Locally the simulated checkout signs its events with a generated secret.
+      webhookSecret:
+        env.STRIPE_WEBHOOK_SECRET ??
+        (isProduction ? "" : `whsec_${localSecret(dataDir, "webhook-secret")}`),
       apiBase: env.STRIPE_API_BASE,
+      priceIds: stripePriceIds(source),
     },
     admin: { email: env.ADMIN_EMAIL, password: env.ADMIN_PASSWORD },
     humanCheck: env.HUMAN_CHECK,
@@ -106,6 +120,10 @@ function productionProblems(env: Env): string[] {
   if (!env.SITE_URL) problems.push("SITE_URL: obligatorio en producción");
   else if (!env.SITE_URL.startsWith("https://"))
     problems.push("SITE_URL: debe usar https:// en producción");
+  if (!env.STRIPE_SECRET_KEY)
+    problems.push(
+      "STRIPE_SECRET_KEY: obligatorio en producción (sin él los pagos serían simulados)",
+    );
   if (env.STRIPE_SECRET_KEY && !env.STRIPE_WEBHOOK_SECRET)
     problems.push("STRIPE_WEBHOOK_SECRET: obligatorio cuando STRIPE_SECRET_KEY está definido");
   if (env.ADMIN_EMAIL && !env.ADMIN_PASSWORD)
@@ -123,7 +141,7 @@ export function parseConfig(source: NodeJS.ProcessEnv): AppConfig {
   }
   const problems = productionProblems(result.data);
   if (problems.length > 0) throw new ConfigError(`Configuración inválida: ${problems.join("; ")}`);
-  return buildConfig(result.data);
+  return buildConfig(result.data, source);
 }
 
 /** A secret generated once per data directory, so local sessions survive restarts. */

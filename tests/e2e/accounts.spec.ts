@@ -41,7 +41,9 @@ test("a new customer signs up, confirms the mail, reaches Mi Cuenta, signs out a
   await signIn(page, email, password);
   await expect(page).toHaveURL(/\/precios$/);
   await expect(toast(page, "¡Bienvenido!")).toBeVisible();
-  const session = (await page.context().cookies()).find((cookie) => cookie.name.endsWith("session_token"));
+  const session = (await page.context().cookies()).find((cookie) =>
+    cookie.name.endsWith("session_token"),
+  );
   expect(session).toMatchObject({ httpOnly: true, sameSite: "Lax" });
   const daysLeft = (session!.expires * 1000 - Date.now()) / 86_400_000;
   expect(daysLeft).toBeGreaterThan(6.9);

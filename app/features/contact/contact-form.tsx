@@ -12,7 +12,11 @@ import { showToast } from "~/ui/toast";
 import type { ContactActionResult } from "./contact-action.server";
 import { contactErrorText, contactToasts } from "./contact-messages";
 import { validateContact, type ContactField } from "./contact-schema";
-import { pendingPurchaseMessage, takePendingPurchase } from "./pending-purchase";
+import {
+  PENDING_PURCHASE_EVENT,
+  pendingPurchaseMessage,
+  takePendingPurchase,
+} from "./pending-purchase";
 
 const fieldClasses =
   "mt-1 block w-full rounded-lg border-0 px-3 py-2.5 text-ink shadow-sm ring-1 ring-slate-300 ring-inset placeholder:text-slate-400 focus:ring-2 focus:ring-brand-600 focus:ring-inset aria-[invalid=true]:ring-red-500";
@@ -51,16 +55,20 @@ export function ContactForm({ serverResult }: { serverResult?: ContactActionResu
   const [selected, setSelected] = useState<Service | undefined>();
   const busy = fetcher.state !== "idle";
 
-  // A service chosen with 'Consultar primero' on another page pre-fills the form once.
+  // A service chosen with 'Consultar primero' pre-fills the form once: on load, or at once when
+  // it is chosen on this very page.
   useEffect(() => {
-    const pending = takePendingPurchase(window.localStorage);
-    if (!pending) return;
-    // Local storage exists only after hydration, so this state cannot be known while rendering.
-    // eslint-disable-next-line react-hooks/set-state-in-effect
-    setSelected(pending);
-    setService(pending.code);
-    setMessage(pendingPurchaseMessage(pending));
-    void showToast("info", contactToasts.serviceSelected(pending.name));
+    const applyPendingPurchase = () => {
+      const pending = takePendingPurchase(window.localStorage);
+      if (!pending) return;
+      setSelected(pending);
+      setService(pending.code);
+      setMessage(pendingPurchaseMessage(pending));
+      void showToast("info", contactToasts.serviceSelected(pending.name));
+    };
+    applyPendingPurchase();
+    window.addEventListener(PENDING_PURCHASE_EVENT, applyPendingPurchase);
+    return () => window.removeEventListener(PENDING_PURCHASE_EVENT, applyPendingPurchase);
   }, []);
 
   // A new answer of the server: after a success the form starts over (state adjusted while

@@ -3,6 +3,9 @@ import { formatPrice, services, type Service } from "~/features/catalogue/servic
 /** Local-storage key of the service a visitor chose to ask about first (spec section 3). */
 export const PENDING_PURCHASE_KEY = "pending_purchase";
 
+/** Announced on window when a pending purchase is saved while a contact form is on screen. */
+export const PENDING_PURCHASE_EVENT = "pending-purchase";
+
 export type PendingPurchase = { service: string; price: number; timestamp: number };
 
 export function savePendingPurchase(storage: Storage, service: Service, now = Date.now()) {

@@ -1,8 +1,18 @@
-import { Lock, X } from "lucide-react";
+import { CreditCard, Loader2, Lock, MailWarning, MessageCircle, X } from "lucide-react";
 import { useEffect, useId, useRef, useState } from "react";
+import { Link, useFetcher, useNavigate, useRouteLoaderData } from "react-router";
 import { formatPrice, type Service } from "~/features/catalogue/services";
-import { buttonClasses, type ButtonStyle } from "~/ui/button";
-import { ButtonLink } from "~/ui/button";
+import { PENDING_PURCHASE_EVENT, savePendingPurchase } from "~/features/contact/pending-purchase";
+import { Button, ButtonLink, buttonClasses, type ButtonStyle } from "~/ui/button";
+import { showToast } from "~/ui/toast";
+import type { CheckoutResult } from "./checkout.server";
+import { paymentMessages } from "./payment-messages";
+
+type Viewer = { email: string; emailVerified: boolean } | null;
+
+/** Spec: the consult flow scrolls 100 px above the contact section, after 100-300 ms. */
+const CONSULT_SCROLL_DELAY_MS = 200;
+const CONSULT_SCROLL_OFFSET_PX = 100;
 
 /**
  * The buy button. Without JavaScript it is a plain link to sign-up; once hydrated it opens
@@ -36,6 +46,7 @@ export function BuyButton({
 function PurchaseDialog({ service, onClose }: { service: Service; onClose: () => void }) {
   const dialog = useRef<HTMLDialogElement>(null);
   const titleId = useId();
+  const viewer = (useRouteLoaderData("root") as { viewer?: Viewer } | undefined)?.viewer ?? null;
   useEffect(() => {
     const element = dialog.current;
     element?.showModal();
@@ -61,24 +72,152 @@ function PurchaseDialog({ service, onClose }: { service: Service; onClose: () =>
         >
           <X className="size-5" aria-hidden />
         </button>
-        <div className="flex size-12 items-center justify-center rounded-full bg-brand-50 text-brand-600">
-          <Lock className="size-6" aria-hidden />
-        </div>
-        <h2 id={titleId} className="mt-4 text-xl font-bold">
-          Registro Requerido
-        </h2>
-        <p className="mt-2 text-sm leading-6 text-slate-600">
-          Para contratar <strong className="text-ink">{service.name}</strong> (
-          {formatPrice(service.priceCents)}) necesitas una cuenta. Crea una en un minuto o inicia
-          sesión si ya la tienes.
-        </p>
-        <div className="mt-6 grid gap-2 sm:grid-cols-2">
-          <ButtonLink to="/registro">Crear cuenta</ButtonLink>
-          <ButtonLink to="/login-cliente" variant="secondary">
-            Ya tengo cuenta
-          </ButtonLink>
-        </div>
+        {!viewer ? (
+          <SignedOut service={service} titleId={titleId} />
+        ) : !viewer.emailVerified ? (
+          <Unverified titleId={titleId} />
+        ) : (
+          <ReadyToPay service={service} titleId={titleId} onClose={onClose} />
+        )}
       </div>
     </dialog>
+  );
+}
+
+function DialogIcon({ children }: { children: React.ReactNode }) {
+  return (
+    <div className="flex size-12 items-center justify-center rounded-full bg-brand-50 text-brand-600">
+      {children}
+    </div>
+  );
+}
+
+function SignedOut({ service, titleId }: { service: Service; titleId: string }) {
+  return (
+    <>
+      <DialogIcon>
+        <Lock className="size-6" aria-hidden />
+      </DialogIcon>
+      <h2 id={titleId} className="mt-4 text-xl font-bold">
+        Registro Requerido
+      </h2>
+      <p className="mt-2 text-sm leading-6 text-slate-600">
+        Para contratar <strong className="text-ink">{service.name}</strong> (
+        {formatPrice(service.priceCents)}) necesitas una cuenta. Crea una en un minuto o inicia
+        sesión si ya la tienes.
+      </p>
+      <div className="mt-6 grid gap-2 sm:grid-cols-2">
+        <ButtonLink to="/registro">Crear cuenta</ButtonLink>
+        <ButtonLink to="/login-cliente" variant="secondary">
+          Ya tengo cuenta
+        </ButtonLink>
+      </div>
+    </>
+  );
+}
+
+function Unverified({ titleId }: { titleId: string }) {
+  return (
+    <>
+      <DialogIcon>
+        <MailWarning className="size-6" aria-hidden />
+      </DialogIcon>
+      <h2 id={titleId} className="mt-4 text-xl font-bold">
+        {paymentMessages.emailNotVerified.title}
+      </h2>
+      <p className="mt-2 text-sm leading-6 text-slate-600">
+        {paymentMessages.emailNotVerified.description}
+      </p>
+      <ButtonLink to="/verificar-email" className="mt-6 w-full">
+        Verificar email
+      </ButtonLink>
+    </>
+  );
+}
+
+function ReadyToPay({
+  service,
+  titleId,
+  onClose,
+}: {
+  service: Service;
+  titleId: string;
+  onClose: () => void;
+}) {
+  const checkout = useFetcher<CheckoutResult>();
+  const navigate = useNavigate();
+  const [redirecting, setRedirecting] = useState(false);
+  const paying = checkout.state !== "idle" || redirecting;
+  const result = checkout.data;
+
+  // A new answer of the server: the browser goes to the payment page, or the error is shown.
+  const [handled, setHandled] = useState(result);
+  if (result !== handled) {
+    setHandled(result);
+    if (result && "url" in result) setRedirecting(true);
+  }
+  useEffect(() => {
+    if (!handled) return;
+    if ("url" in handled) window.location.assign(handled.url);
+    else {
+      const message = paymentMessages[handled.error];
+      void showToast("error", {
+        title: message.title,
+        description: handled.detail ?? ("description" in message ? message.description : undefined),
+      });
+    }
+  }, [handled]);
+
+  const consultFirst = () => {
+    savePendingPurchase(window.localStorage, service);
+    onClose();
+    const section = document.getElementById("contacto");
+    if (!section) {
+      navigate("/#contacto");
+      return;
+    }
+    window.dispatchEvent(new Event(PENDING_PURCHASE_EVENT));
+    window.setTimeout(() => {
+      const top = section.getBoundingClientRect().top + window.scrollY - CONSULT_SCROLL_OFFSET_PX;
+      window.scrollTo({ top, behavior: "smooth" });
+    }, CONSULT_SCROLL_DELAY_MS);
+  };
+
+  const error = result && "error" in result ? result.error : undefined;
+  return (
+    <>
+      <DialogIcon>
+        <CreditCard className="size-6" aria-hidden />
+      </DialogIcon>
+      <h2 id={titleId} className="mt-4 text-xl font-bold">
+        {service.name}
+      </h2>
+      <p className="mt-1 text-3xl font-bold text-ink">{formatPrice(service.priceCents)}</p>
+      <p className="text-sm text-slate-500">Pago único • Sin cuotas</p>
+      {error === "signInRequired" ? (
+        <p role="alert" className="mt-4 text-sm text-red-800">
+          {paymentMessages.signInRequired.title}.{" "}
+          <Link to="/registro" className="font-semibold underline">
+            Registrarse
+          </Link>
+        </p>
+      ) : null}
+      <checkout.Form method="post" action="/checkout" className="mt-6 grid gap-2">
+        <input type="hidden" name="serviceId" value={service.id} />
+        <Button type="submit" size="lg" disabled={paying}>
+          {paying ? (
+            <Loader2 className="size-5 animate-spin" aria-label="Procesando" />
+          ) : (
+            <CreditCard className="size-5" aria-hidden />
+          )}
+          Pagar ahora
+        </Button>
+        <Button variant="secondary" onClick={consultFirst} disabled={paying}>
+          <MessageCircle className="size-5" aria-hidden />
+          Consultar primero
+        </Button>
+      </checkout.Form>
+      <p className="mt-4 text-center text-xs text-slate-500">100% seguro • Reembolso garantizado</p>
+    </>
   );
 }

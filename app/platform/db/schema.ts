@@ -1,6 +1,7 @@
 import { sql } from "drizzle-orm";
 import {
   boolean,
+  jsonb,
   index,
   integer,
   pgTable,
@@ -183,4 +184,97 @@ export const userRoles = pgTable(
     createdAt: createdAt(),
   },
   (table) => [primaryKey({ columns: [table.userId, table.role] })],
+);
+
+/** Spec section 3: a purchase exists (pending) before the customer leaves for checkout. */
+export const purchases = pgTable(
+  "purchases",
+  {
+    id: uuid("id")
+      .primaryKey()
+      .default(sql`gen_random_uuid()`),
+    /** Null once the account is deleted: billing records are kept, pseudonymised. */
+    userId: text("user_id").references(() => users.id, { onDelete: "set null" }),
+    serviceId: integer("service_id").notNull(),
+    serviceName: text("service_name").notNull(),
+    /** Catalogue price in cents at the time of purchase. */
+    price: integer("price").notNull(),
+    currency: text("currency").notNull().default("EUR"),
+    status: text("status", { enum: ["pending", "completed", "failed", "cancelled"] })
+      .notNull()
+      .default("pending"),
+    provider: text("provider", { enum: ["stripe", "simulated"] }).notNull(),
+    checkoutSessionId: text("checkout_session_id"),
+    paymentIntentId: text("payment_intent_id"),
+    completedAt: timestamp("completed_at", { withTimezone: true, mode: "date" }),
+    ...timestamps,
+  },
+  (table) => [
+    uniqueIndex("purchases_checkout_session_idx").on(table.checkoutSessionId),
+    index("purchases_user_idx").on(table.userId, table.createdAt),
+  ],
+);
+
+/** Spec section 3: one payment per completed purchase. */
+export const payments = pgTable(
+  "payments",
+  {
+    id: uuid("id")
+      .primaryKey()
+      .default(sql`gen_random_uuid()`),
+    purchaseId: uuid("purchase_id")
+      .notNull()
+      .references(() => purchases.id),
+    customerEmail: text("customer_email").notNull(),
+    serviceName: text("service_name").notNull(),
+    /** Amount charged, in cents. */
+    amount: integer("amount").notNull(),
+    currency: text("currency").notNull().default("EUR"),
+    status: text("status", { enum: ["pending", "completed", "failed"] }).notNull(),
+    createdAt: createdAt(),
+  },
+  (table) => [
+    uniqueIndex("payments_purchase_idx").on(table.purchaseId),
+    index("payments_created_idx").on(table.createdAt),
+  ],
+);
+
+/** Spec section 3: customers with their totals, one row per billing e-mail. */
+export const customers = pgTable(
+  "customers",
+  {
+    id: uuid("id")
+      .primaryKey()
+      .default(sql`gen_random_uuid()`),
+    name: text("name"),
+    email: text("email").notNull(),
+    totalSpent: integer("total_spent").notNull().default(0),
+    totalOrders: integer("total_orders").notNull().default(0),
+    ...timestamps,
+  },
+  (table) => [uniqueIndex("customers_email_idx").on(table.email)],
+);
+
+/** Every provider event received, by its id: an id seen before is acknowledged and ignored. */
+export const webhookEvents = pgTable("webhook_events", {
+  id: text("id").primaryKey(),
+  type: text("type").notNull(),
+  payload: jsonb("payload").notNull(),
+  receivedAt: timestamp("received_at", { withTimezone: true, mode: "date" }).notNull().defaultNow(),
+});
+
+/** Spec section 3: what happened to an account, for support and audits. */
+export const userActivityLog = pgTable(
+  "user_activity_log",
+  {
+    id: uuid("id")
+      .primaryKey()
+      .default(sql`gen_random_uuid()`),
+    userId: text("user_id").references(() => users.id, { onDelete: "set null" }),
+    activityType: text("activity_type").notNull(),
+    description: text("description").notNull(),
+    metadata: jsonb("metadata"),
+    createdAt: createdAt(),
+  },
+  (table) => [index("user_activity_user_idx").on(table.userId, table.createdAt)],
 );

@@ -1,0 +1,76 @@
+import { eq } from "drizzle-orm";
+import { data } from "react-router";
+import { serviceById } from "~/features/catalogue/services";
+import { getViewer } from "~/features/accounts/session.server";
+import { getConfig } from "~/platform/config.server";
+import { getDb } from "~/platform/db/database.server";
+import { purchases } from "~/platform/db/schema";
+import { getLogger } from "~/platform/logger.server";
+import type { PaymentMessage } from "./payment-messages";
+import { getPaymentProvider } from "./providers.server";
+
+export type CheckoutResult = { url: string } | { error: PaymentMessage; detail?: string };
+
+const fail = (error: PaymentMessage, status: number, detail?: string) =>
+  data<CheckoutResult>({ error, detail }, { status });
+
+/**
+ * Starts a checkout for the service id in the form. Everything else (price, currency, name,
+ * customer) comes from the catalogue and the session, never from the request.
+ */
+export async function startCheckout(request: Request) {
+  const { viewer } = await getViewer(request);
+  if (!viewer) return fail("signInRequired", 401);
+  if (!viewer.emailVerified) return fail("emailNotVerified", 403);
+
+  let serviceId: number;
+  try {
+    serviceId = Number((await request.formData()).get("serviceId"));
+  } catch {
+    return fail("failed", 400);
+  }
+  const service = Number.isInteger(serviceId) ? serviceById(serviceId) : undefined;
+  if (!service) return fail("unknownService", 400);
+
+  const config = getConfig();
+  const provider = getPaymentProvider(config);
+  const priceId = config.stripe.priceIds[service.stripePriceEnv];
+  if (provider.needsPriceId && !priceId) return fail("priceIdMissing", 400);
+
+  const db = getDb();
+  const [purchase] = await db
+    .insert(purchases)
+    .values({
+      userId: viewer.id,
+      serviceId: service.id,
+      serviceName: service.name,
+      price: service.priceCents,
+      currency: "EUR",
+      provider: provider.name,
+    })
+    .returning({ id: purchases.id });
+  try {
+    const session = await provider.createCheckout({
+      purchaseId: purchase!.id,
+      userId: viewer.id,
+      customerEmail: viewer.email,
+      service,
+      priceId,
+      successUrl: `${config.siteUrl}/pago-exitoso?service=${encodeURIComponent(service.name)}`,
+      cancelUrl: `${config.siteUrl}/precios`,
+    });
+    await db
+      .update(purchases)
+      .set({ checkoutSessionId: session.sessionId, updatedAt: new Date() })
+      .where(eq(purchases.id, purchase!.id));
+    if (!session.url) return fail("noSession", 502);
+    return data<CheckoutResult>({ url: session.url });
+  } catch (error) {
+    getLogger().error({ err: error, purchaseId: purchase!.id }, "checkout could not be created");
+    await db
+      .update(purchases)
+      .set({ status: "failed", updatedAt: new Date() })
+      .where(eq(purchases.id, purchase!.id));
+    return fail("failed", 502, error instanceof Error ? error.message : undefined);
+  }
+}

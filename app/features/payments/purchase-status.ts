@@ -1,0 +1,30 @@
+/** Purchase states (spec section 4) and the one rule that moves them. */
+export const purchaseStatuses = ["pending", "failed", "cancelled", "completed"] as const;
+export type PurchaseStatus = (typeof purchaseStatuses)[number];
+
+/**
+ * A purchase only ever moves up this order, so provider events applied in any order end in the
+ * same state: a late 'failed' can never undo a completed payment.
+ */
+const rank: Record<PurchaseStatus, number> = { pending: 0, failed: 1, cancelled: 2, completed: 3 };
+
+export function canMove(from: PurchaseStatus, to: PurchaseStatus): boolean {
+  return rank[to] > rank[from];
+}
+
+/** Statuses a purchase may come from to reach `to`. */
+export function statusesBelow(to: PurchaseStatus): PurchaseStatus[] {
+  return purchaseStatuses.filter((status) => canMove(status, to));
+}
+
+export const purchaseStatusLabels: Record<PurchaseStatus, string> = {
+  pending: "Pendiente",
+  completed: "Completado",
+  failed: "Fallido",
+  cancelled: "Cancelado",
+};
+
+/** Unknown values are shown as pending (spec section 4). */
+export function purchaseStatusLabel(status: string): string {
+  return purchaseStatusLabels[status as PurchaseStatus] ?? purchaseStatusLabels.pending;
+}

@@ -1,0 +1,122 @@
+import { randomBytes } from "node:crypto";
+import { and, eq } from "drizzle-orm";
+import type { Viewer } from "~/features/accounts/session.server";
+import { getConfig } from "~/platform/config.server";
+import { getDb } from "~/platform/db/database.server";
+import { purchases } from "~/platform/db/schema";
+import { stripeClient } from "./providers.server";
+
+/**
+ * The local stand-in for Stripe Checkout: it produces the events Stripe would send, in Stripe's
+ * JSON shapes, signed with the webhook secret, and posts them to our own webhook endpoint.
+ */
+export type SimulatedOutcome = "pay" | "decline" | "cancel";
+
+type Purchase = typeof purchases.$inferSelect;
+
+export async function findSimulatedPurchase(sessionId: string, viewer: Viewer) {
+  const [purchase] = await getDb()
+    .select()
+    .from(purchases)
+    .where(
+      and(
+        eq(purchases.checkoutSessionId, sessionId),
+        eq(purchases.userId, viewer.id),
+        eq(purchases.provider, "simulated"),
+      ),
+    );
+  return purchase;
+}
+
+const id = (prefix: string) => `${prefix}_sim_${randomBytes(12).toString("hex")}`;
+
+function checkoutSession(purchase: Purchase, email: string, fields: Record<string, unknown>) {
+  return {
+    id: purchase.checkoutSessionId,
+    object: "checkout.session",
+    mode: "payment",
+    amount_total: purchase.price,
+    currency: "eur",
+    customer_email: email,
+    customer_details: { email, name: null },
+    client_reference_id: purchase.id,
+    metadata: { purchase_id: purchase.id, user_id: purchase.userId },
+    ...fields,
+  };
+}
+
+function event(type: string, object: Record<string, unknown>) {
+  return {
+    id: id("evt"),
+    object: "event",
+    api_version: "2025-01-27.acacia",
+    created: Math.floor(Date.now() / 1000),
+    livemode: false,
+    pending_webhooks: 1,
+    request: { id: null, idempotency_key: null },
+    type,
+    data: { object },
+  };
+}
+
+/** The events Stripe sends for each way a checkout can end. */
+export function simulatedEvents(outcome: SimulatedOutcome, purchase: Purchase, email: string) {
+  const paymentIntent = id("pi");
+  switch (outcome) {
+    case "pay":
+      return [
+        event(
+          "checkout.session.completed",
+          checkoutSession(purchase, email, {
+            status: "complete",
+            payment_status: "paid",
+            payment_intent: paymentIntent,
+          }),
+        ),
+      ];
+    case "decline":
+      return [
+        event("payment_intent.payment_failed", {
+          id: paymentIntent,
+          object: "payment_intent",
+          amount: purchase.price,
+          currency: "eur",
+          status: "requires_payment_method",
+          metadata: { purchase_id: purchase.id, user_id: purchase.userId },
+          last_payment_error: { code: "card_declined", message: "Your card was declined." },
+        }),
+      ];
+    case "cancel":
+      // Stripe expires an abandoned session later; the simulation expires it at once.
+      return [
+        event(
+          "checkout.session.expired",
+          checkoutSession(purchase, email, {
+            status: "expired",
+            payment_status: "unpaid",
+            payment_intent: null,
+          }),
+        ),
+      ];
+  }
+}
+
+/** Signs an event like Stripe does and posts it to this server's webhook endpoint. */
+export async function deliverToWebhook(payloadObject: unknown): Promise<number> {
+  const config = getConfig();
+  const payload = JSON.stringify(payloadObject);
+  const header = stripeClient(config).webhooks.generateTestHeaderString({
+    payload,
+    secret: config.stripe.webhookSecret,
+  });
+  const host = config.host === "0.0.0.0" || config.host === "::" ? "127.0.0.1" : config.host;
+  const response = await fetch(
+    `http://${host.includes(":") ? `[${host}]` : host}:${config.port}/api/stripe/webhook`,
+    {
+      method: "POST",
+      headers: { "Content-Type": "application/json", "Stripe-Signature": header },
+      body: payload,
+    },
+  );
+  return response.status;
+}

@@ -1,0 +1,181 @@
+import { desc, eq } from "drizzle-orm";
+import { AlertTriangle, CheckCircle2, ExternalLink, RefreshCw, XCircle } from "lucide-react";
+import { Link, useRevalidator } from "react-router";
+import type { Route } from "./+types/test-pagos";
+import { getViewer } from "~/features/accounts/session.server";
+import { formatPrice } from "~/features/catalogue/services";
+import { purchaseStatusLabel } from "~/features/payments/purchase-status";
+import { pageMeta } from "~/features/seo/meta";
+import { getConfig } from "~/platform/config.server";
+import { getDb } from "~/platform/db/database.server";
+import { purchases } from "~/platform/db/schema";
+import { Button } from "~/ui/button";
+
+export const meta: Route.MetaFunction = ({ matches }) =>
+  pageMeta(matches, {
+    title: "Prueba de pagos",
+    description: "Estado de tus pagos.",
+    path: "/test-pagos",
+    noIndex: true,
+  });
+
+export async function loader({ request }: Route.LoaderArgs) {
+  const { viewer } = await getViewer(request);
+  if (!viewer) return { viewer: null, purchases: [], provider: null };
+  const rows = await getDb()
+    .select()
+    .from(purchases)
+    .where(eq(purchases.userId, viewer.id))
+    .orderBy(desc(purchases.createdAt))
+    .limit(100);
+  const config = getConfig();
+  return {
+    viewer,
+    purchases: rows,
+    provider: config.stripe.secretKey ? ("Stripe" as const) : ("Simulado" as const),
+  };
+}
+
+const shortId = (value: string | null) => (value ? `${value.slice(0, 12)}…` : "—");
+const dateFormat = new Intl.DateTimeFormat("es-ES", { dateStyle: "short", timeStyle: "short" });
+
+export default function PaymentTest({ loaderData }: Route.ComponentProps) {
+  const { revalidate, state } = useRevalidator();
+  if (!loaderData.viewer) {
+    return (
+      <section className="mx-auto max-w-xl px-4 py-20 text-center">
+        <h1 className="text-3xl font-bold tracking-tight">Prueba de pagos</h1>
+        <p className="mt-4 text-slate-600">Debes iniciar sesión para ver tus compras</p>
+        <Link
+          to="/login-cliente"
+          className="mt-6 inline-block font-semibold text-brand-700 underline"
+        >
+          Iniciar sesión
+        </Link>
+      </section>
+    );
+  }
+  const { viewer, purchases: rows, provider } = loaderData;
+  const pending = rows.filter((row) => row.status === "pending").length;
+  const completed = rows.filter((row) => row.status === "completed").length;
+  const checklist = [
+    { ok: true, label: `Sesión iniciada como ${viewer.email}` },
+    {
+      ok: viewer.emailVerified,
+      label: viewer.emailVerified ? "Email verificado" : "Email sin verificar: no puedes pagar",
+    },
+    { ok: true, label: `Pasarela de pago: ${provider}` },
+  ];
+  return (
+    <section className="mx-auto max-w-5xl px-4 py-12 sm:px-6">
+      <div className="flex flex-wrap items-center justify-between gap-4">
+        <h1 className="text-3xl font-bold tracking-tight">Prueba de pagos</h1>
+        <Button
+          variant="secondary"
+          onClick={() => void revalidate()}
+          disabled={state === "loading"}
+        >
+          <RefreshCw className="size-4" aria-hidden />
+          Recargar
+        </Button>
+      </div>
+      <ul className="mt-6 space-y-2">
+        {checklist.map((item) => (
+          <li key={item.label} className="flex items-center gap-2 text-sm">
+            {item.ok ? (
+              <CheckCircle2 className="size-5 text-emerald-600" aria-hidden />
+            ) : (
+              <XCircle className="size-5 text-red-600" aria-hidden />
+            )}
+            {item.label}
+          </li>
+        ))}
+      </ul>
+      <dl className="mt-6 grid grid-cols-2 gap-4 sm:max-w-sm">
+        <div className="rounded-xl bg-amber-50 p-4 ring-1 ring-amber-200">
+          <dt className="text-sm text-amber-900">Pendientes</dt>
+          <dd className="text-2xl font-bold text-amber-900" data-testid="pending-count">
+            {pending}
+          </dd>
+        </div>
+        <div className="rounded-xl bg-emerald-50 p-4 ring-1 ring-emerald-200">
+          <dt className="text-sm text-emerald-900">Completadas</dt>
+          <dd className="text-2xl font-bold text-emerald-900" data-testid="completed-count">
+            {completed}
+          </dd>
+        </div>
+      </dl>
+      <div className="mt-8 overflow-x-auto rounded-xl ring-1 ring-slate-200">
+        <table className="w-full text-left text-sm">
+          <thead className="bg-slate-50">
+            <tr>
+              {[
+                "Compra",
+                "Servicio",
+                "Importe",
+                "Estado",
+                "Fecha",
+                "Sesión de pago",
+                "Payment intent",
+              ].map((heading) => (
+                <th key={heading} scope="col" className="px-4 py-3 font-semibold whitespace-nowrap">
+                  {heading}
+                </th>
+              ))}
+            </tr>
+          </thead>
+          <tbody className="divide-y divide-slate-200">
+            {rows.map((row) => (
+              <tr key={row.id} data-status={row.status}>
+                <td className="px-4 py-3 font-mono text-xs">{shortId(row.id)}</td>
+                <td className="px-4 py-3">{row.serviceName}</td>
+                <td className="px-4 py-3">{formatPrice(row.price)}</td>
+                <td className="px-4 py-3">
+                  {purchaseStatusLabel(row.status)}
+                  {row.status === "pending" && !row.paymentIntentId ? (
+                    <span className="mt-1 flex items-center gap-1 text-xs text-amber-800">
+                      <AlertTriangle className="size-3.5" aria-hidden />
+                      El webhook no ha procesado este pago
+                    </span>
+                  ) : null}
+                </td>
+                <td className="px-4 py-3 whitespace-nowrap">
+                  {dateFormat.format(new Date(row.createdAt))}
+                </td>
+                <td className="px-4 py-3 font-mono text-xs">{shortId(row.checkoutSessionId)}</td>
+                <td className="px-4 py-3 font-mono text-xs">{shortId(row.paymentIntentId)}</td>
+              </tr>
+            ))}
+            {rows.length === 0 ? (
+              <tr>
+                <td colSpan={7} className="px-4 py-6 text-center text-slate-500">
+                  Todavía no tienes compras.
+                </td>
+              </tr>
+            ) : null}
+          </tbody>
+        </table>
+      </div>
+      <div className="mt-6 flex flex-wrap gap-4 text-sm">
+        <a
+          href="https://dashboard.stripe.com/test/payments"
+          target="_blank"
+          rel="noopener noreferrer"
+          className="inline-flex items-center gap-1 font-semibold text-brand-700 underline"
+        >
+          Panel de Stripe
+          <ExternalLink className="size-4" aria-hidden />
+        </a>
+        <a
+          href="https://dashboard.stripe.com/test/webhooks"
+          target="_blank"
+          rel="noopener noreferrer"
+          className="inline-flex items-center gap-1 font-semibold text-brand-700 underline"
+        >
+          Registros del webhook
+          <ExternalLink className="size-4" aria-hidden />
+        </a>
+      </div>
+    </section>
+  );
+}

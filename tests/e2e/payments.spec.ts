@@ -1,0 +1,83 @@
+import type { Page } from "@playwright/test";
+import { createVerifiedCustomer, toast } from "./accounts-helpers";
+import { expect, openPage, test } from "./fixtures";
+
+const dialog = (page: Page) => page.getByRole("dialog");
+
+async function buyFromServicePage(page: Page, path: string) {
+  await openPage(page, path);
+  await page.getByRole("button", { name: "Comprar ahora" }).click();
+  await dialog(page).getByRole("button", { name: "Pagar ahora" }).click();
+  await expect(page).toHaveURL(/\/pago-simulado\/cs_sim_/);
+  await expect(page.getByRole("heading", { name: "Pago simulado" })).toBeVisible();
+}
+
+async function purchaseStatusesOnTestPage(page: Page) {
+  await openPage(page, "/test-pagos");
+  return page
+    .locator("tbody tr[data-status]")
+    .evaluateAll((rows) => rows.map((row) => row.getAttribute("data-status")));
+}
+
+test("a verified customer pays on the simulated checkout and sees the purchase completed", async ({
+  page,
+}) => {
+  await createVerifiedCustomer(page);
+  await buyFromServicePage(page, "/ciberseguridad");
+  await expect(page.getByRole("main").getByText("Ciberseguridad", { exact: true })).toBeVisible();
+  await expect(page.getByRole("main").getByText("449€", { exact: true })).toBeVisible();
+  await page.getByRole("button", { name: "Pagar", exact: true }).click();
+  await expect(page).toHaveURL(/\/pago-exitoso\?service=Ciberseguridad$/);
+  await expect(page.getByText("Has contratado: Ciberseguridad")).toBeVisible();
+  expect(await purchaseStatusesOnTestPage(page)).toEqual(["completed"]);
+  await expect(page.getByTestId("completed-count")).toHaveText("1");
+  await expect(page.getByTestId("pending-count")).toHaveText("0");
+});
+
+test("a declined payment ends failed", async ({ page }) => {
+  await createVerifiedCustomer(page);
+  await buyFromServicePage(page, "/desarrollo-web");
+  await page.getByRole("button", { name: "Simular pago rechazado" }).click();
+  await expect(page.getByRole("alert")).toContainText("Pago rechazado");
+  expect(await purchaseStatusesOnTestPage(page)).toEqual(["failed"]);
+});
+
+test("a cancelled checkout returns to /precios and the purchase ends cancelled", async ({
+  page,
+}) => {
+  await createVerifiedCustomer(page);
+  await buyFromServicePage(page, "/reputacion-digital");
+  await page.getByRole("button", { name: "Cancelar" }).click();
+  await expect(page).toHaveURL(/\/precios$/);
+  expect(await purchaseStatusesOnTestPage(page)).toEqual(["cancelled"]);
+});
+
+test("a pending purchase shows that the webhook has not processed it yet", async ({ page }) => {
+  await createVerifiedCustomer(page);
+  await buyFromServicePage(page, "/ciberseguridad");
+  expect(await purchaseStatusesOnTestPage(page)).toEqual(["pending"]);
+  await expect(page.getByText("El webhook no ha procesado este pago")).toBeVisible();
+});
+
+test("'Consultar primero' takes the service to the contact form", async ({ page }) => {
+  await createVerifiedCustomer(page);
+  await openPage(page, "/inteligencia-artificial");
+  await page.getByRole("button", { name: "Comprar ahora" }).click();
+  await dialog(page).getByRole("button", { name: "Consultar primero" }).click();
+  const form = page.getByRole("form", { name: "Formulario de contacto" });
+  await expect(form.getByText("Servicio Seleccionado")).toBeVisible();
+  await expect(form.getByLabel("Servicio de interés")).toHaveValue("ia");
+  await expect(toast(page, "Servicio seleccionado")).toBeVisible();
+  await expect
+    .poll(() =>
+      page.evaluate(() =>
+        Math.round(document.getElementById("contacto")!.getBoundingClientRect().top),
+      ),
+    )
+    .toBeLessThanOrEqual(110);
+});
+
+test("signed out, /test-pagos asks to sign in", async ({ page }) => {
+  await openPage(page, "/test-pagos");
+  await expect(page.getByText("Debes iniciar sesión para ver tus compras")).toBeVisible();
+});

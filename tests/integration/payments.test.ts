@@ -1,0 +1,346 @@
+import { eq } from "drizzle-orm";
+import Stripe from "stripe";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { customerSignIn, signUp } from "~/features/accounts/account-actions.server";
+import { startCheckout } from "~/features/payments/checkout.server";
+import { handleWebhook } from "~/features/payments/webhook.server";
+import { getConfig, resetConfigForTests } from "~/platform/config.server";
+import {
+  customers,
+  mailOutbox,
+  payments,
+  purchases,
+  users,
+  webhookEvents,
+} from "~/platform/db/schema";
+import { StripeStandIn } from "../support/stripe-stand-in";
+import { setupTestDatabase } from "../support/test-database";
+
+const database = setupTestDatabase();
+const standIn = new StripeStandIn();
+const WEBHOOK_SECRET = "whsec_test_integration_secret";
+const stripe = new Stripe("sk_test_integration");
+const saved = { ...process.env };
+
+let verifiedCookie = "";
+let unverifiedCookie = "";
+
+type Answer = { status: number; body: unknown };
+
+function unwrap(answer: unknown): Answer {
+  if (answer instanceof Response)
+    return { status: answer.status, body: answer.headers.get("Location") };
+  const value = answer as { data: unknown; init: { status?: number } | null };
+  return { status: value.init?.status ?? 200, body: value.data };
+}
+
+function post(path: string, fields: Record<string, string>, cookie = "") {
+  return new Request(`${getConfig().siteUrl}${path}`, {
+    method: "POST",
+    body: new URLSearchParams(fields),
+    headers: { Cookie: cookie, Origin: getConfig().siteUrl },
+  });
+}
+
+/** Signs up, verifies (or not) and signs in; returns the session cookie. */
+async function customerSession(email: string, verified: boolean): Promise<string> {
+  const password = "contraseña-de-prueba";
+  await signUp({
+    request: post("/registro", { email, password, confirmPassword: password }),
+    clientAddress: "192.0.2.1",
+  });
+  // Signing in needs a verified address; the unverified customer loses it again afterwards.
+  await database.db.update(users).set({ emailVerified: true }).where(eq(users.email, email));
+  const signedIn = (await customerSignIn({
+    request: post("/login-cliente", { email, password }),
+    clientAddress: "192.0.2.1",
+  })) as Response;
+  const cookie = signedIn.headers
+    .getSetCookie()
+    .find((value) => value.includes("session_token="))!
+    .split(";")[0]!;
+  if (!verified)
+    await database.db.update(users).set({ emailVerified: false }).where(eq(users.email, email));
+  return cookie;
+}
+
+function signed(event: object, timestamp?: number) {
+  const payload = JSON.stringify(event);
+  return {
+    payload,
+    header: stripe.webhooks.generateTestHeaderString({
+      payload,
+      secret: WEBHOOK_SECRET,
+      timestamp,
+    }),
+  };
+}
+
+function sessionEvent(
+  id: string,
+  type: string,
+  purchase: typeof purchases.$inferSelect,
+  fields: object = {},
+) {
+  return {
+    id,
+    object: "event",
+    type,
+    created: Math.floor(Date.now() / 1000),
+    livemode: false,
+    data: {
+      object: {
+        id: purchase.checkoutSessionId,
+        object: "checkout.session",
+        amount_total: purchase.price,
+        currency: "eur",
+        customer_email: "pagador@example.com",
+        customer_details: { email: "pagador@example.com", name: "Pagador" },
+        payment_intent: "pi_test_123",
+        metadata: { purchase_id: purchase.id },
+        ...fields,
+      },
+    },
+  };
+}
+
+beforeAll(async () => {
+  const apiBase = await standIn.start();
+  Object.assign(process.env, {
+    STRIPE_SECRET_KEY: "sk_test_integration",
+    STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET,
+    STRIPE_API_BASE: apiBase,
+    STRIPE_PRICE_CIBERSEGURIDAD: "price_ciberseguridad_449",
+    STRIPE_PRICE_DESARROLLO_WEB: "price_desarrollo_web_799",
+  });
+  resetConfigForTests();
+  verifiedCookie = await customerSession("pagador@example.com", true);
+  unverifiedCookie = await customerSession("sinverificar@example.com", false);
+});
+
+afterAll(async () => {
+  process.env = saved;
+  resetConfigForTests();
+  await standIn.stop();
+});
+
+describe("checkout", () => {
+  it("sends Stripe the catalogue's price and a pending purchase exists first, whatever the client sent", async () => {
+    const answer = unwrap(
+      await startCheckout(
+        post(
+          "/checkout",
+          {
+            serviceId: "4",
+            price: "1",
+            priceId: "price_cheap",
+            serviceName: "Gratis",
+            currency: "usd",
+          },
+          verifiedCookie,
+        ),
+      ),
+    );
+    expect(answer.status).toBe(200);
+    expect(answer.body).toEqual({
+      url: expect.stringMatching(/^https:\/\/checkout\.stripe\.com\/c\/pay\/cs_test_standin/),
+    });
+    const request = standIn.requests.at(-1)!;
+    expect(request.path).toBe("/v1/checkout/sessions");
+    expect(request.form.get("line_items[0][price]")).toBe("price_ciberseguridad_449");
+    expect(request.form.get("line_items[0][quantity]")).toBe("1");
+    expect(request.form.get("mode")).toBe("payment");
+    expect(request.form.get("currency")).toBe("eur");
+    expect(request.form.get("customer_email")).toBe("pagador@example.com");
+    expect(request.form.get("success_url")).toBe(
+      `${getConfig().siteUrl}/pago-exitoso?service=Ciberseguridad`,
+    );
+    expect(request.form.get("cancel_url")).toBe(`${getConfig().siteUrl}/precios`);
+    const [purchase] = await database.db
+      .select()
+      .from(purchases)
+      .where(eq(purchases.checkoutSessionId, "cs_test_standin1"));
+    expect(purchase).toMatchObject({
+      serviceName: "Ciberseguridad",
+      price: 44_900,
+      currency: "EUR",
+      status: "pending",
+      provider: "stripe",
+    });
+    expect(request.form.get("metadata[purchase_id]")).toBe(purchase!.id);
+    expect(request.form.get("payment_intent_data[metadata][purchase_id]")).toBe(purchase!.id);
+    expect(request.headers["idempotency-key"]).toBe(`checkout-${purchase!.id}`);
+  });
+
+  it("refuses an unverified customer with 403 and an anonymous visitor with 401", async () => {
+    expect(
+      unwrap(await startCheckout(post("/checkout", { serviceId: "4" }, unverifiedCookie))),
+    ).toEqual({
+      status: 403,
+      body: { error: "emailNotVerified" },
+    });
+    expect(unwrap(await startCheckout(post("/checkout", { serviceId: "4" })))).toMatchObject({
+      status: 401,
+    });
+  });
+
+  it("answers the spec's error when the service has no Stripe price id, and 400 for an unknown service", async () => {
+    expect(
+      unwrap(await startCheckout(post("/checkout", { serviceId: "1" }, verifiedCookie))),
+    ).toEqual({
+      status: 400,
+      body: { error: "priceIdMissing" },
+    });
+    expect(
+      unwrap(await startCheckout(post("/checkout", { serviceId: "99" }, verifiedCookie))).status,
+    ).toBe(400);
+  });
+});
+
+describe("the webhook", () => {
+  it("refuses a wrong or stale signature with 400 and changes nothing", async () => {
+    const [purchase] = await database.db
+      .select()
+      .from(purchases)
+      .where(eq(purchases.checkoutSessionId, "cs_test_standin1"));
+    const event = sessionEvent("evt_bad", "checkout.session.completed", purchase!, {
+      payment_status: "paid",
+    });
+    const { payload } = signed(event);
+    const forged = stripe.webhooks.generateTestHeaderString({
+      payload,
+      secret: "whsec_someone_else",
+    });
+    expect(await handleWebhook(database.db, payload, forged)).toMatchObject({ status: 400 });
+    expect(await handleWebhook(database.db, payload, undefined)).toMatchObject({ status: 400 });
+    const stale = signed(event, Math.floor(Date.now() / 1000) - 600);
+    expect(await handleWebhook(database.db, stale.payload, stale.header)).toMatchObject({
+      status: 400,
+    });
+    const tampered = payload.replace('"amount_total":44900', '"amount_total":100');
+    expect(await handleWebhook(database.db, tampered, signed(event).header)).toMatchObject({
+      status: 400,
+    });
+    expect(await database.db.select().from(webhookEvents)).toHaveLength(0);
+    const [after] = await database.db
+      .select()
+      .from(purchases)
+      .where(eq(purchases.id, purchase!.id));
+    expect(after?.status).toBe("pending");
+  });
+
+  it("counts one payment whatever the repetitions and order of the events", async () => {
+    unwrap(await startCheckout(post("/checkout", { serviceId: "6" }, verifiedCookie)));
+    const [purchase] = await database.db
+      .select()
+      .from(purchases)
+      .where(eq(purchases.checkoutSessionId, "cs_test_standin2"));
+    const events = [
+      sessionEvent("evt_completed", "checkout.session.completed", purchase!, {
+        payment_status: "paid",
+      }),
+      // The same payment again under another event id.
+      sessionEvent("evt_async_ok", "checkout.session.async_payment_succeeded", purchase!, {
+        payment_status: "paid",
+      }),
+      sessionEvent("evt_expired", "checkout.session.expired", purchase!, {
+        payment_status: "unpaid",
+      }),
+      {
+        id: "evt_pi_failed",
+        object: "event",
+        type: "payment_intent.payment_failed",
+        created: Math.floor(Date.now() / 1000),
+        data: {
+          object: {
+            id: "pi_test_123",
+            object: "payment_intent",
+            metadata: { purchase_id: purchase!.id },
+          },
+        },
+      },
+    ];
+    const deliveries = events.flatMap((event) => [event, event, event]);
+    // A fixed shuffle, different from the natural order.
+    const order = [5, 11, 0, 7, 3, 9, 1, 10, 4, 8, 2, 6];
+    for (const index of order) {
+      const { payload, header } = signed(deliveries[index]!);
+      expect(await handleWebhook(database.db, payload, header)).toEqual({
+        status: 200,
+        body: "ok",
+      });
+    }
+    const [after] = await database.db
+      .select()
+      .from(purchases)
+      .where(eq(purchases.id, purchase!.id));
+    expect(after).toMatchObject({ status: "completed", paymentIntentId: "pi_test_123" });
+    expect(after?.completedAt).toBeInstanceOf(Date);
+    const paid = await database.db
+      .select()
+      .from(payments)
+      .where(eq(payments.purchaseId, purchase!.id));
+    expect(paid).toHaveLength(1);
+    expect(paid[0]).toMatchObject({
+      amount: 79_900,
+      currency: "EUR",
+      status: "completed",
+      customerEmail: "pagador@example.com",
+    });
+    const [customer] = await database.db
+      .select()
+      .from(customers)
+      .where(eq(customers.email, "pagador@example.com"));
+    expect(customer).toMatchObject({ totalOrders: 1, totalSpent: 79_900 });
+    expect(await database.db.select().from(webhookEvents)).toHaveLength(4);
+    const receipts = await database.db
+      .select()
+      .from(mailOutbox)
+      .where(eq(mailOutbox.kind, "payment-receipt"));
+    expect(receipts).toHaveLength(1);
+    expect(receipts[0]?.subject).toBe("Recibo de tu compra: Desarrollo Web - Vértice Digital");
+  });
+
+  it("adds a second purchase of the same customer to the totals", async () => {
+    unwrap(await startCheckout(post("/checkout", { serviceId: "4" }, verifiedCookie)));
+    const [purchase] = await database.db
+      .select()
+      .from(purchases)
+      .where(eq(purchases.checkoutSessionId, "cs_test_standin3"));
+    const { payload, header } = signed(
+      sessionEvent("evt_second", "checkout.session.completed", purchase!, {
+        payment_status: "paid",
+      }),
+    );
+    await handleWebhook(database.db, payload, header);
+    const [customer] = await database.db
+      .select()
+      .from(customers)
+      .where(eq(customers.email, "pagador@example.com"));
+    expect(customer).toMatchObject({ totalOrders: 2, totalSpent: 79_900 + 44_900 });
+  });
+
+  it("leaves an unpaid completed session pending, and a declined one failed", async () => {
+    unwrap(await startCheckout(post("/checkout", { serviceId: "6" }, verifiedCookie)));
+    const [purchase] = await database.db
+      .select()
+      .from(purchases)
+      .where(eq(purchases.checkoutSessionId, "cs_test_standin4"));
+    const unpaid = signed(
+      sessionEvent("evt_unpaid", "checkout.session.completed", purchase!, {
+        payment_status: "unpaid",
+      }),
+    );
+    await handleWebhook(database.db, unpaid.payload, unpaid.header);
+    expect(
+      (await database.db.select().from(purchases).where(eq(purchases.id, purchase!.id)))[0]?.status,
+    ).toBe("pending");
+    const failed = signed(
+      sessionEvent("evt_async_failed", "checkout.session.async_payment_failed", purchase!),
+    );
+    await handleWebhook(database.db, failed.payload, failed.header);
+    expect(
+      (await database.db.select().from(purchases).where(eq(purchases.id, purchase!.id)))[0]?.status,
+    ).toBe("failed");
+  });
+});

@@ -1,0 +1,70 @@
+import { createServer, type IncomingMessage, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+
+export type RecordedRequest = {
+  method: string;
+  path: string;
+  headers: IncomingMessage["headers"];
+  form: URLSearchParams;
+};
+
+/**
+ * A local stand-in for the part of Stripe's API the site calls: creating Checkout Sessions.
+ * It answers in Stripe's wire format and records what the SDK sent.
+ */
+export class StripeStandIn {
+  readonly requests: RecordedRequest[] = [];
+  private server: Server | undefined;
+  private sessions = 0;
+
+  async start(): Promise<string> {
+    this.server = createServer((req, res) => {
+      let body = "";
+      req.on("data", (chunk) => (body += chunk));
+      req.on("end", () => {
+        const form = new URLSearchParams(body);
+        this.requests.push({
+          method: req.method ?? "",
+          path: req.url ?? "",
+          headers: req.headers,
+          form,
+        });
+        res.setHeader("Content-Type", "application/json");
+        if (req.method === "POST" && req.url === "/v1/checkout/sessions") {
+          const id = `cs_test_standin${++this.sessions}`;
+          res.end(
+            JSON.stringify({
+              id,
+              object: "checkout.session",
+              mode: "payment",
+              status: "open",
+              payment_status: "unpaid",
+              url: `https://checkout.stripe.com/c/pay/${id}`,
+              customer_email: form.get("customer_email"),
+              metadata: {
+                purchase_id: form.get("metadata[purchase_id]"),
+                user_id: form.get("metadata[user_id]"),
+              },
+            }),
+          );
+          return;
+        }
+        res.statusCode = 404;
+        res.end(
+          JSON.stringify({
+            error: {
+              type: "invalid_request_error",
+              message: `Unrecognized request URL (${req.method}: ${req.url})`,
+            },
+          }),
+        );
+      });
+    });
+    await new Promise<void>((resolve) => this.server!.listen(0, "127.0.0.1", resolve));
+    return `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
+  }
+
+  async stop() {
+    await new Promise<void>((resolve) => this.server?.close(() => resolve()));
+  }
+}
