@@ -25,7 +25,8 @@ export default defineConfig({
   retries: 0,
   workers: 2,
   reporter: "list",
-  timeout: 30_000,
+  // Whole customer journeys (sign-up, mail, verification, payment) run in one test.
+  timeout: 60_000,
   expect: { timeout: 10_000 },
   use: {
     baseURL,
