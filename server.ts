@@ -8,10 +8,13 @@ import { createRequestHandler } from "@react-router/express";
 import compression from "compression";
 import express from "express";
 import type { ServerBuild } from "react-router";
+import * as productionBuild from "virtual:react-router/server-build";
 import type { ViteDevServer } from "vite";
 import { toNodeHandler } from "better-auth/node";
 import { ensureAdmin } from "~/features/accounts/admin-accounts.server";
 import { CLIENT_ADDRESS_HEADER, getAuth } from "~/features/accounts/auth.server";
+import { publicPaths } from "~/features/seo/public-paths";
+import { createPageCache } from "~/platform/http/page-cache.server";
 import { handleWebhook } from "~/features/payments/webhook.server";
 import { ConfigError, getConfig, type AppConfig } from "~/platform/config.server";
 import type { Database } from "~/platform/db/client.server";
@@ -62,6 +65,11 @@ export function createApp(config: AppConfig, { viteDevServer }: ServerOptions = 
   app.use(refuseUntilReady);
   app.use(securityHeaders({ isProduction: config.isProduction }));
   app.use(refuseLargeBodies);
+  // Not in development, where pages change on every edit.
+  const pageCache = viteDevServer
+    ? undefined
+    : createPageCache({ paths: publicPaths(), isProduction: config.isProduction });
+  if (pageCache) app.use(pageCache.serve);
   // Cheap settings: most HTML is small, and the CPU is better spent serving requests.
   app.use(compression({ level: 4, brotli: { params: { 1: 4 } } }));
 
@@ -102,13 +110,14 @@ export function createApp(config: AppConfig, { viteDevServer }: ServerOptions = 
     res.status(404).type("text/plain").send("Not Found");
   });
 
+  if (pageCache) app.use(pageCache.capture);
   app.all(
     "/{*splat}",
     createRequestHandler({
       build: viteDevServer
         ? () =>
             viteDevServer.ssrLoadModule("virtual:react-router/server-build") as Promise<ServerBuild>
-        : () => import("virtual:react-router/server-build"),
+        : productionBuild,
       mode: config.isProduction ? "production" : "development",
       getLoadContext: loadContextFrom,
     }),

@@ -1,7 +1,12 @@
 import { LogOut, UserRound } from "lucide-react";
 import { Form } from "react-router";
 import type { Route } from "./+types/mi-cuenta";
+import { desc, eq } from "drizzle-orm";
 import { requireCustomer } from "~/features/accounts/session.server";
+import { formatPrice } from "~/features/catalogue/services";
+import { purchaseStatusLabel } from "~/features/payments/purchase-status";
+import { getDb } from "~/platform/db/database.server";
+import { purchases } from "~/platform/db/schema";
 import { pageMeta } from "~/features/seo/meta";
 import { Button, ButtonLink } from "~/ui/button";
 
@@ -15,12 +20,22 @@ export const meta: Route.MetaFunction = ({ matches }) =>
 
 export async function loader({ request }: Route.LoaderArgs) {
   const viewer = await requireCustomer(request);
-  return { viewer };
+  const latest = await getDb()
+    .select()
+    .from(purchases)
+    .where(eq(purchases.userId, viewer.id))
+    .orderBy(desc(purchases.createdAt))
+    .limit(5);
+  return { viewer, purchases: latest };
 }
+
+const dateFormat = new Intl.DateTimeFormat("es-ES", { dateStyle: "medium" });
 
 const memberSince = new Intl.DateTimeFormat("es-ES", { month: "long", year: "numeric" });
 
-export default function Account({ loaderData: { viewer } }: Route.ComponentProps) {
+export default function Account({
+  loaderData: { viewer, purchases: latest },
+}: Route.ComponentProps) {
   return (
     <section className="mx-auto max-w-5xl px-4 py-12 sm:px-6">
       <div className="flex flex-col gap-6 rounded-2xl bg-white p-6 shadow-sm ring-1 ring-slate-200 sm:flex-row sm:items-center sm:justify-between">
@@ -48,15 +63,47 @@ export default function Account({ loaderData: { viewer } }: Route.ComponentProps
           </Form>
         </div>
       </div>
-      <div className="mt-8 rounded-2xl bg-slate-50 p-8 text-center ring-1 ring-slate-200">
-        <p className="text-lg font-semibold text-ink">Aún no tienes compras</p>
-        <p className="mt-2 text-slate-600">
-          Cuando contrates un servicio, aquí verás su estado y tus tickets de soporte.
-        </p>
-        <ButtonLink to="/precios" className="mt-6">
-          Ver precios
-        </ButtonLink>
-      </div>
+      {latest.length === 0 ? (
+        <div className="mt-8 rounded-2xl bg-slate-50 p-8 text-center ring-1 ring-slate-200">
+          <p className="text-lg font-semibold text-ink">Aún no tienes compras</p>
+          <p className="mt-2 text-slate-600">
+            Cuando contrates un servicio, aquí verás su estado y tus tickets de soporte.
+          </p>
+          <ButtonLink to="/precios" className="mt-6">
+            Ver precios
+          </ButtonLink>
+        </div>
+      ) : (
+        <section aria-labelledby="compras-title" className="mt-8">
+          <h2 id="compras-title" className="text-xl font-semibold">
+            Tus últimas compras
+          </h2>
+          <ul className="mt-4 divide-y divide-slate-200 rounded-2xl bg-white ring-1 ring-slate-200">
+            {latest.map((purchase) => (
+              <li
+                key={purchase.id}
+                className="flex flex-wrap items-center justify-between gap-2 p-4"
+              >
+                <div>
+                  <p className="font-semibold text-ink">{purchase.serviceName}</p>
+                  <p className="text-sm text-slate-500">
+                    {dateFormat.format(new Date(purchase.createdAt))}
+                    {purchase.completedAt
+                      ? ` · completada el ${dateFormat.format(new Date(purchase.completedAt))}`
+                      : ""}
+                  </p>
+                </div>
+                <div className="text-right">
+                  <p className="font-semibold text-ink">
+                    {formatPrice(purchase.price)} {purchase.currency}
+                  </p>
+                  <p className="text-sm text-slate-600">{purchaseStatusLabel(purchase.status)}</p>
+                </div>
+              </li>
+            ))}
+          </ul>
+        </section>
+      )}
     </section>
   );
 }

@@ -1,15 +1,5 @@
-import { servicesWithPages } from "~/features/catalogue/services";
+import { publicPaths } from "~/features/seo/public-paths";
 import { getConfig } from "~/platform/config.server";
-
-const publicPaths = () => [
-  "/",
-  ...servicesWithPages().map((service) => service.path!),
-  "/precios",
-  "/terminos",
-  "/privacidad",
-  "/cookies",
-  "/aviso-legal",
-];
 
 export function loader() {
   const { siteUrl } = getConfig();

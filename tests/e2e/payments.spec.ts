@@ -32,6 +32,9 @@ test("a verified customer pays on the simulated checkout and sees the purchase c
   expect(await purchaseStatusesOnTestPage(page)).toEqual(["completed"]);
   await expect(page.getByTestId("completed-count")).toHaveText("1");
   await expect(page.getByTestId("pending-count")).toHaveText("0");
+  await openPage(page, "/mi-cuenta");
+  await expect(page.getByRole("main").getByText("Ciberseguridad")).toBeVisible();
+  await expect(page.getByRole("main").getByText("Completado")).toBeVisible();
 });
 
 test("a declined payment ends failed", async ({ page }) => {

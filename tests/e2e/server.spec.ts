@@ -1,8 +1,10 @@
 import { expect, test } from "@playwright/test";
 
-test("/ answers with the security headers and a per-response nonce", async ({ request }) => {
-  const first = await request.get("/");
-  const second = await request.get("/");
+test("a fresh render carries the security headers and a per-response nonce", async ({
+  request,
+}) => {
+  const first = await request.get("/login-cliente");
+  const second = await request.get("/login-cliente");
   const headers = first.headers();
   expect(headers["content-security-policy"]).toMatch(/script-src 'self' 'nonce-[\w+/=]+'/);
   expect(headers["content-security-policy"]).toContain("frame-ancestors 'none'");
@@ -17,6 +19,35 @@ test("/ answers with the security headers and a per-response nonce", async ({ re
   const scripts = [...html.matchAll(/<script(?![^>]*type="application\/ld\+json")([^>]*)>/g)];
   expect(scripts.length).toBeGreaterThan(0);
   for (const [, attributes] of scripts) expect(attributes).toContain(`nonce="${nonce}"`);
+});
+
+test("a cached public page allows exactly its inline scripts by hash", async ({ request }) => {
+  await request.get("/precios");
+  await expect
+    .poll(async () => (await request.get("/precios")).headers()["x-page-cache"])
+    .toBe("hit");
+  const cached = await request.get("/precios");
+  const policy = cached.headers()["content-security-policy"]!;
+  expect(policy).not.toContain("nonce-");
+  expect(policy).not.toMatch(/script-src[^;]*unsafe-inline/);
+  const html = await cached.text();
+  const { createHash } = await import("node:crypto");
+  const inline = [
+    ...html.matchAll(
+      /<script(?![^>]*\bsrc=)(?![^>]*type="application\/ld\+json")[^>]*>([\s\S]*?)<\/script>/g,
+    ),
+  ];
+  expect(inline.length).toBeGreaterThan(0);
+  for (const [, body] of inline) {
+    expect(policy).toContain(`'sha256-${createHash("sha256").update(body!).digest("base64")}'`);
+  }
+});
+
+test("a visitor with a session cookie never gets the cached page", async ({ request }) => {
+  await request.get("/");
+  const personal = await request.get("/", { headers: { Cookie: "vd.session_token=anything" } });
+  expect(personal.headers()["x-page-cache"]).toBeUndefined();
+  expect(personal.headers()["content-security-policy"]).toContain("nonce-");
 });
 
 test("health, readiness, sitemap and robots answer 200", async ({ request, baseURL }) => {

@@ -279,12 +279,14 @@ export function serviceHref(service: Service): string {
   return service.path ?? `/precios#${service.slug}`;
 }
 
+// Built once: creating an Intl formatter costs far more than using one.
+const wholeEuros = new Intl.NumberFormat("es-ES", { maximumFractionDigits: 0, useGrouping: true });
+const centsEuros = new Intl.NumberFormat("es-ES", { minimumFractionDigits: 2 });
+
 /** Whole euros without decimals, as the site shows prices: 149€. */
 export function formatPrice(priceCents: number): string {
   const euros = priceCents / 100;
-  const text = Number.isInteger(euros)
-    ? new Intl.NumberFormat("es-ES", { maximumFractionDigits: 0, useGrouping: true }).format(euros)
-    : new Intl.NumberFormat("es-ES", { minimumFractionDigits: 2 }).format(euros);
+  const text = Number.isInteger(euros) ? wholeEuros.format(euros) : centsEuros.format(euros);
   return `${text}€`;
 }
 

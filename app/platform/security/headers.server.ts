@@ -1,17 +1,22 @@
 import { randomBytes } from "node:crypto";
 import type { RequestHandler } from "express";
 
-export type SecurityHeaderOptions = { isProduction: boolean };
+export type SecurityHeaderOptions = { isProduction: boolean; scriptHashes?: string[] };
 
 /** A fresh nonce for each response; inline scripts without it are refused by the CSP. */
 export function createNonce(): string {
   return randomBytes(16).toString("base64");
 }
 
-export function contentSecurityPolicy(nonce: string, { isProduction }: SecurityHeaderOptions) {
+/** With a nonce for fresh renders; with script hashes for cached pages, which cannot have one. */
+export function contentSecurityPolicy(
+  nonce: string | null,
+  { isProduction, scriptHashes = [] }: SecurityHeaderOptions,
+) {
+  const scriptSources = ["'self'", ...(nonce ? [`'nonce-${nonce}'`] : []), ...scriptHashes];
   const directives = [
     "default-src 'self'",
-    `script-src 'self' 'nonce-${nonce}'`,
+    `script-src ${scriptSources.join(" ")}`,
     // React renders style attributes (e.g. progress widths); styles cannot run code.
     "style-src 'self' 'unsafe-inline'",
     "img-src 'self' data:",

@@ -1,0 +1,62 @@
+import { spawn, type ChildProcess } from "node:child_process";
+import { mkdtempSync } from "node:fs";
+import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import path from "node:path";
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+export type RunningServer = {
+  url: string;
+  readyMs: number;
+  process: ChildProcess;
+  stop(): Promise<void>;
+};
+
+/** Starts the production build on a free port with a fresh data directory; times /readyz. */
+export async function startServer(env: Record<string, string> = {}): Promise<RunningServer> {
+  const port = await freePort();
+  const url = `http://127.0.0.1:${port}`;
+  const started = performance.now();
+  const child = spawn(process.execPath, ["build/server/index.js"], {
+    env: {
+      ...process.env,
+      PORT: String(port),
+      HOST: "127.0.0.1",
+      SITE_URL: url,
+      DATA_DIR: mkdtempSync(path.join(tmpdir(), "bench-data-")),
+      LOG_LEVEL: "warn",
+      ...env,
+    },
+    stdio: ["ignore", "ignore", "inherit"],
+  });
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}`);
+    try {
+      if ((await fetch(`${url}/readyz`)).status === 200) break;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+  const readyMs = Math.round(performance.now() - started);
+  return {
+    url,
+    readyMs,
+    process: child,
+    stop: () =>
+      new Promise((resolve) => {
+        child.once("exit", () => resolve());
+        child.kill("SIGTERM");
+      }),
+  };
+}

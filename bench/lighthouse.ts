@@ -1,0 +1,87 @@
+import * as chromeLauncher from "chrome-launcher";
+import lighthouse from "lighthouse";
+
+export type LighthouseFigures = {
+  performance: number;
+  accessibility: number;
+  bestPractices: number;
+  seo: number;
+  lcpMs: number;
+  tbtMs: number;
+  cls: number;
+  bytes: number;
+  scriptBytes: number;
+};
+
+const chromePath = process.env.CHROME_PATH ?? "/usr/bin/chromium";
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)]!;
+}
+
+/** Lighthouse's default (mobile, simulated throttling) on each URL; medians of `runs`. */
+export async function runLighthouse(
+  urls: string[],
+  runs: number,
+): Promise<Record<string, LighthouseFigures>> {
+  const chrome = await chromeLauncher.launch({
+    chromePath,
+    chromeFlags: [
+      "--headless=new",
+      "--no-sandbox",
+      "--disable-gpu",
+      "--disable-background-networking",
+      "--disable-component-update",
+      "--disable-sync",
+      "--no-first-run",
+    ],
+  });
+  try {
+    const results: Record<string, LighthouseFigures> = {};
+    for (const url of urls) {
+      const samples: LighthouseFigures[] = [];
+      for (let run = 0; run < runs; run++) {
+        const result = await lighthouse(url, {
+          port: chrome.port,
+          output: "json",
+          logLevel: "error",
+        });
+        const lhr = result!.lhr;
+        const audit = (id: string) => lhr.audits[id]?.numericValue ?? NaN;
+        const items =
+          (
+            lhr.audits["resource-summary"]?.details as {
+              items?: { resourceType: string; transferSize: number }[];
+            }
+          )?.items ?? [];
+        samples.push({
+          performance: Math.round((lhr.categories.performance?.score ?? 0) * 100),
+          accessibility: Math.round((lhr.categories.accessibility?.score ?? 0) * 100),
+          bestPractices: Math.round((lhr.categories["best-practices"]?.score ?? 0) * 100),
+          seo: Math.round((lhr.categories.seo?.score ?? 0) * 100),
+          lcpMs: Math.round(audit("largest-contentful-paint")),
+          tbtMs: Math.round(audit("total-blocking-time")),
+          cls: Math.round(audit("cumulative-layout-shift") * 1000) / 1000,
+          bytes: items.find((item) => item.resourceType === "total")?.transferSize ?? 0,
+          scriptBytes: items.find((item) => item.resourceType === "script")?.transferSize ?? 0,
+        });
+      }
+      const pick = (key: keyof LighthouseFigures) => median(samples.map((sample) => sample[key]));
+      results[new URL(url).pathname] = {
+        performance: pick("performance"),
+        accessibility: pick("accessibility"),
+        bestPractices: pick("bestPractices"),
+        seo: pick("seo"),
+        lcpMs: pick("lcpMs"),
+        tbtMs: pick("tbtMs"),
+        cls: pick("cls"),
+        bytes: pick("bytes"),
+        scriptBytes: pick("scriptBytes"),
+      };
+    }
+    return results;
+  } finally {
+    await chrome.kill();
+  }
+}

@@ -1,0 +1,209 @@
+/**
+ * npm run bench: builds, starts the production server on a fresh database and measures
+ * Lighthouse, bundle sizes, HTTP load against an nginx reference, the contact action on
+ * PostgreSQL and the time to ready. BENCH_SMOKE=1 runs a short version (CI).
+ */
+import { execSync } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import { writeFileSync } from "node:fs";
+import pg from "pg";
+import { startServer } from "./bench-server";
+import { routeBundleSizes } from "./bundle-sizes";
+import { runLighthouse } from "./lighthouse";
+import { load, startNginx } from "./load";
+
+const smoke = process.env.BENCH_SMOKE === "1";
+const lighthouseRuns = smoke ? 1 : 5;
+const loadSeconds = smoke ? 2 : 10;
+const postgresUrl = process.env.BENCH_POSTGRES_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
+
+const lighthousePaths = smoke
+  ? ["/"]
+  : [
+      "/",
+      "/asistencia-digital",
+      "/inteligencia-artificial",
+      "/desarrollo-web",
+      "/ciberseguridad",
+      "/reputacion-digital",
+      "/precios",
+      "/login-cliente",
+      "/registro",
+    ];
+
+function log(message: string) {
+  console.log(`[bench] ${message}`);
+}
+
+async function postgresAvailable(): Promise<boolean> {
+  const client = new pg.Client({ connectionString: postgresUrl, connectionTimeoutMillis: 2000 });
+  try {
+    await client.connect();
+    await client.end();
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+async function contactLoad() {
+  if (!(await postgresAvailable()))
+    return { skipped: `PostgreSQL not reachable at ${postgresUrl}` };
+  const name = `bench_${randomBytes(4).toString("hex")}`;
+  const admin = new pg.Client({ connectionString: postgresUrl });
+  await admin.connect();
+  await admin.query(`create database ${name}`);
+  const url = new URL(postgresUrl);
+  url.pathname = `/${name}`;
+  const server = await startServer({
+    DATABASE_URL: url.toString(),
+    CONTACT_RATE_LIMIT: "100000000",
+  });
+  try {
+    const body = new URLSearchParams({
+      name: "Carga Benchmark",
+      email: "bench@example.com",
+      service: "ia",
+      message: "Mensaje de prueba de carga del formulario de contacto.",
+    }).toString();
+    const figures = await load(`${server.url}/contacto.data`, loadSeconds, {
+      method: "POST",
+      body,
+      headers: { "content-type": "application/x-www-form-urlencoded", origin: server.url },
+    });
+    const db = new pg.Client({ connectionString: url.toString() });
+    await db.connect();
+    const stored = Number((await db.query("select count(*) from contact_inquiries")).rows[0].count);
+    const mails = Number((await db.query("select count(*) from mail_outbox")).rows[0].count);
+    await db.end();
+    return { ...figures, stored, mails, enquiriesPerSecond: Math.round(stored / loadSeconds) };
+  } finally {
+    await server.stop();
+    await admin.query(`drop database if exists ${name} with (force)`);
+    await admin.end();
+  }
+}
+
+async function main() {
+  if (process.env.BENCH_SKIP_BUILD !== "1") {
+    log("building");
+    execSync("npm run build", { stdio: "ignore" });
+  }
+  const bundles = routeBundleSizes({
+    "/": "routes/home",
+    "/precios": "routes/precios",
+    "/ciberseguridad": "service-ciberseguridad",
+    "/registro": "routes/registro",
+  });
+
+  log("starting the server on a fresh embedded database");
+  const server = await startServer();
+  const results: Record<string, unknown> = {
+    smoke,
+    date: new Date().toISOString(),
+    readyMs: server.readyMs,
+    bundles,
+  };
+  try {
+    log(`Lighthouse x${lighthouseRuns}: ${lighthousePaths.join(" ")}`);
+    results.lighthouse = await runLighthouse(
+      lighthousePaths.map((p) => `${server.url}${p}`),
+      lighthouseRuns,
+    );
+
+    const pages: Record<string, string> = {};
+    for (const pathname of ["/", "/precios"])
+      pages[pathname] = await (await fetch(`${server.url}${pathname}`)).text();
+    const nginx = await startNginx(pages);
+    try {
+      const http: Record<string, unknown> = {};
+      for (const pathname of ["/", "/precios"]) {
+        log(`load ${pathname}: site, then nginx (${loadSeconds} s each)`);
+        const site = await load(`${server.url}${pathname}`, loadSeconds);
+        const reference = await load(`${nginx.url}${pathname}`, loadSeconds);
+        http[pathname] = {
+          site,
+          nginx: reference,
+          ratio: Math.round((site.requestsPerSecond / reference.requestsPerSecond) * 100) / 100,
+        };
+      }
+      results.http = http;
+    } finally {
+      nginx.stop();
+    }
+  } finally {
+    await server.stop();
+  }
+  log("contact action under load on PostgreSQL");
+  results.contact = await contactLoad();
+
+  writeFileSync(
+    smoke ? "bench/results-smoke.json" : "bench/results.json",
+    `${JSON.stringify(results, null, 2)}\n`,
+  );
+  printTable(results);
+}
+
+function printTable(results: Record<string, unknown>) {
+  const lighthouse = results.lighthouse as Record<string, Record<string, number>>;
+  console.log("\nLighthouse (mobile, median)");
+  console.table(
+    Object.fromEntries(
+      Object.entries(lighthouse).map(([page, f]) => [
+        page,
+        {
+          perf: f.performance,
+          a11y: f.accessibility,
+          bp: f.bestPractices,
+          seo: f.seo,
+          "LCP ms": f.lcpMs,
+          "TBT ms": f.tbtMs,
+          CLS: f.cls,
+          KB: Math.round(f.bytes! / 1024),
+          "script KB": Math.round(f.scriptBytes! / 1024),
+        },
+      ]),
+    ),
+  );
+  console.log("Bundles (JS/CSS of a first visit)");
+  const bundles = results.bundles as Record<
+    string,
+    { js: Record<string, number>; css: Record<string, number> }
+  >;
+  console.table(
+    Object.fromEntries(
+      Object.entries(bundles).map(([page, b]) => [
+        page,
+        {
+          "JS raw KB": Math.round(b.js.raw! / 1024),
+          "JS gzip KB": Math.round(b.js.gzip! / 1024),
+          "JS br KB": Math.round(b.js.brotli! / 1024),
+          "CSS raw KB": Math.round(b.css.raw! / 1024),
+          "CSS gzip KB": Math.round(b.css.gzip! / 1024),
+        },
+      ]),
+    ),
+  );
+  console.log("HTTP load (50 connections)");
+  const http = results.http as Record<
+    string,
+    { site: Record<string, number>; nginx: Record<string, number>; ratio: number }
+  >;
+  console.table(
+    Object.fromEntries(
+      Object.entries(http).flatMap(([page, h]) => [
+        [`${page} site`, h.site],
+        [`${page} nginx`, h.nginx],
+        [`${page} ratio`, { requestsPerSecond: h.ratio }],
+      ]),
+    ),
+  );
+  console.log("Contact action on PostgreSQL");
+  console.table(results.contact);
+  console.log(`Ready after ${String(results.readyMs)} ms (embedded database, first start)`);
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});
