@@ -25,6 +25,7 @@ import { getLogger } from "~/platform/logger.server";
 import { getMailWorker } from "~/platform/mail/mailer.server";
 import { pruneRateLimits } from "~/platform/security/rate-limit.server";
 import { securityHeaders } from "~/platform/security/headers.server";
+import { refuseForeignOrigin } from "~/platform/security/origin-check.server";
 
 const MAX_BODY_BYTES = 64 * 1024;
 
@@ -65,6 +66,7 @@ export function createApp(config: AppConfig, { viteDevServer }: ServerOptions = 
   app.use(refuseUntilReady);
   app.use(securityHeaders({ isProduction: config.isProduction }));
   app.use(refuseLargeBodies);
+  app.use(refuseForeignOrigin(config.siteUrl));
   // Not in development, where pages change on every edit.
   const pageCache = viteDevServer
     ? undefined

@@ -1,5 +1,5 @@
 import { spawn } from "node:child_process";
-import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
+import { chmodSync, mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import autocannon from "autocannon";
@@ -44,10 +44,12 @@ export async function startNginx(
   pages: Record<string, string>,
 ): Promise<{ url: string; stop(): void }> {
   const root = mkdtempSync(path.join(tmpdir(), "bench-nginx-"));
-  mkdirSync(path.join(root, "html"));
+  // nginx workers run as an unprivileged user when started by root: let them read the pages.
+  chmodSync(root, 0o755);
+  mkdirSync(path.join(root, "html"), { mode: 0o755 });
   const locations = Object.entries(pages).map(([pathname, html], index) => {
     writeFileSync(path.join(root, "html", `page${index}.html`), html);
-    return `location = ${pathname} { default_type text/html; alias ${root}/html/page${index}.html; }`;
+    return `location = ${pathname} { default_type text/html; try_files /page${index}.html =404; }`;
   });
   const port = await freePort();
   const config = `worker_processes auto;
@@ -64,6 +66,7 @@ http {
   scgi_temp_path ${root}/tmp-scgi;
   gzip on;
   gzip_types text/css application/javascript;
+  gzip_comp_level 6;
   server {
     listen 127.0.0.1:${port};
     root ${root}/html;

@@ -121,6 +121,8 @@ async function main() {
         log(`load ${pathname}: site, then nginx (${loadSeconds} s each)`);
         const site = await load(`${server.url}${pathname}`, loadSeconds);
         const reference = await load(`${nginx.url}${pathname}`, loadSeconds);
+        if (reference.non2xx > 0)
+          throw new Error(`the nginx reference answered errors on ${pathname}`);
         http[pathname] = {
           site,
           nginx: reference,

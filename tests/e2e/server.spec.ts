@@ -99,3 +99,27 @@ test("a request body of unknown length is refused with 411", async ({ baseURL })
   });
   expect(status).toBe(411);
 });
+
+test("a form posted from another site is refused with 403", async ({ request, baseURL }) => {
+  const form = {
+    name: "Ana García",
+    email: "ana@example.com",
+    service: "ia",
+    message: "Mensaje de prueba.",
+  };
+  const foreign = await request.post("/contacto", {
+    form,
+    headers: { Origin: "https://evil.example" },
+  });
+  expect(foreign.status()).toBe(403);
+  const crossSite = await request.post("/contacto", {
+    form,
+    headers: { "Sec-Fetch-Site": "cross-site" },
+  });
+  expect(crossSite.status()).toBe(403);
+  const ours = await request.post("/contacto", {
+    form,
+    headers: { Origin: new URL(baseURL!).origin },
+  });
+  expect(ours.status()).toBe(200);
+});
