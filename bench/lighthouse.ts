@@ -15,9 +15,10 @@ export type LighthouseFigures = {
 
 const chromePath = process.env.CHROME_PATH ?? "/usr/bin/chromium";
 
+/** Median of the runs that produced the figure (a run can miss one, e.g. no LCP). */
 function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)]!;
+  const sorted = values.filter((value) => Number.isFinite(value)).sort((a, b) => a - b);
+  return sorted.length === 0 ? NaN : sorted[Math.floor(sorted.length / 2)]!;
 }
 
 /** Lighthouse's default (mobile, simulated throttling) on each URL; medians of `runs`. */
