@@ -39,6 +39,13 @@ export function openDatabase(target: DatabaseTarget): DatabaseHandle {
 
 function openPostgres(url: string, maxConnections: number): DatabaseHandle {
   const pool = new pg.Pool({ connectionString: url, max: maxConnections });
+  // An idle connection that the server closes (restart, failover) must not crash the process:
+  // the pool drops it and opens a new one when needed.
+  pool.on("error", (error) => {
+    console.warn(
+      JSON.stringify({ level: 40, msg: "idle database connection lost", error: error.message }),
+    );
+  });
   const db = drizzleNodePg(pool, { schema });
   return {
     db,
