@@ -2,7 +2,12 @@ import { useNavigation } from "react-router";
 import type { Route } from "./+types/actualizar-password";
 import { resetPassword } from "~/features/accounts/account-actions.server";
 import { accountMessages, newPasswordSchema } from "~/features/accounts/account-schemas";
-import { AccountCard, Field, FormMessage, ValidatedForm } from "~/features/accounts/account-ui";
+import {
+  AccountCard,
+  FormMessage,
+  NewPasswordFields,
+  ValidatedForm,
+} from "~/features/accounts/account-ui";
 import { pageMeta } from "~/features/seo/meta";
 import { Button, ButtonLink } from "~/ui/button";
 
@@ -45,20 +50,7 @@ export default function UpdatePassword({ loaderData, actionData }: Route.Compone
         aria-label="Formulario de nueva contraseña"
       >
         <input type="hidden" name="token" value={loaderData.token} />
-        <Field
-          label="Nueva contraseña"
-          name="password"
-          type="password"
-          autoComplete="new-password"
-          required
-        />
-        <Field
-          label="Confirmar contraseña"
-          name="confirmPassword"
-          type="password"
-          autoComplete="new-password"
-          required
-        />
+        <NewPasswordFields label="Nueva contraseña" />
         <Button type="submit" size="lg" className="w-full" disabled={busy}>
           {busy ? "Guardando..." : "Guardar contraseña"}
         </Button>

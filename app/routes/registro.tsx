@@ -3,7 +3,13 @@ import { Link, redirect, useNavigation } from "react-router";
 import type { Route } from "./+types/registro";
 import { signUp } from "~/features/accounts/account-actions.server";
 import { signUpSchema } from "~/features/accounts/account-schemas";
-import { AccountCard, Field, FormMessage, ValidatedForm } from "~/features/accounts/account-ui";
+import {
+  AccountCard,
+  Field,
+  FormMessage,
+  NewPasswordFields,
+  ValidatedForm,
+} from "~/features/accounts/account-ui";
 import { getViewer } from "~/features/accounts/session.server";
 import { pageMeta } from "~/features/seo/meta";
 import { HumanCheck } from "~/platform/human-check/human-check";
@@ -50,20 +56,7 @@ export default function SignUp({ loaderData, actionData }: Route.ComponentProps)
         aria-label="Registro"
       >
         <Field label="Email" name="email" type="email" autoComplete="email" required />
-        <Field
-          label="Contraseña"
-          name="password"
-          type="password"
-          autoComplete="new-password"
-          required
-        />
-        <Field
-          label="Confirmar contraseña"
-          name="confirmPassword"
-          type="password"
-          autoComplete="new-password"
-          required
-        />
+        <NewPasswordFields label="Contraseña" />
         <p className="text-xs text-slate-500">
           Mínimo 8 caracteres. Te enviaremos un email para confirmar tu cuenta.
         </p>

@@ -41,6 +41,22 @@ export function Field({ label, ...props }: { label: string } & ComponentProps<"i
   );
 }
 
+/** A new password and its confirmation, checked by the sign-up rules. */
+export function NewPasswordFields({ label }: { label: string }) {
+  return (
+    <>
+      <Field label={label} name="password" type="password" autoComplete="new-password" required />
+      <Field
+        label="Confirmar contraseña"
+        name="confirmPassword"
+        type="password"
+        autoComplete="new-password"
+        required
+      />
+    </>
+  );
+}
+
 /** The answer of the server, inline (it also works without JavaScript) and as a toast. */
 export function FormMessage({ result }: { result: AccountFormData }) {
   useEffect(() => {
