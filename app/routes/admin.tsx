@@ -1,6 +1,6 @@
 import { desc } from "drizzle-orm";
-import { LogOut, RefreshCw } from "lucide-react";
-import { Form, useRevalidator } from "react-router";
+import { LogOut } from "lucide-react";
+import { Form } from "react-router";
 import type { Route } from "./+types/admin";
 import { requireAdmin } from "~/features/accounts/session.server";
 import { serviceCodeLabel } from "~/features/catalogue/services";
@@ -8,6 +8,7 @@ import { pageMeta } from "~/features/seo/meta";
 import { getDb } from "~/platform/db/database.server";
 import { contactInquiries } from "~/platform/db/schema";
 import { Button } from "~/ui/button";
+import { RefreshButton } from "~/ui/refresh-button";
 
 export const meta: Route.MetaFunction = ({ matches }) =>
   pageMeta(matches, {
@@ -31,7 +32,6 @@ const dateFormat = new Intl.DateTimeFormat("es-ES", { dateStyle: "short", timeSt
 
 /** The first view of the admin panel: the latest enquiries. The full panel is its own issue. */
 export default function AdminPanel({ loaderData }: Route.ComponentProps) {
-  const { revalidate, state } = useRevalidator();
   return (
     <section className="mx-auto max-w-6xl px-4 py-10 sm:px-6">
       <div className="flex flex-wrap items-center justify-between gap-4">
@@ -40,14 +40,7 @@ export default function AdminPanel({ loaderData }: Route.ComponentProps) {
           <p className="text-slate-600">{loaderData.admin.email}</p>
         </div>
         <div className="flex gap-2">
-          <Button
-            variant="secondary"
-            onClick={() => void revalidate()}
-            disabled={state === "loading"}
-          >
-            <RefreshCw className="size-4" aria-hidden />
-            Actualizar
-          </Button>
+          <RefreshButton label="Actualizar" />
           <Form method="post" action="/cerrar-sesion">
             <Button type="submit" variant="ghost">
               <LogOut className="size-4" aria-hidden />

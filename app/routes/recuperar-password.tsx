@@ -46,11 +46,7 @@ export default function RecoverPassword({ actionData }: Route.ComponentProps) {
         >
           Intentar de nuevo
         </ButtonLink>
-        <p className="mt-6 text-center text-sm">
-          <Link to="/login-cliente" className="font-semibold text-brand-700 underline">
-            Volver a iniciar sesión
-          </Link>
-        </p>
+        <BackToSignIn />
       </AccountCard>
     );
   }
@@ -70,11 +66,17 @@ export default function RecoverPassword({ actionData }: Route.ComponentProps) {
           {busy ? "Enviando..." : "Enviar Email"}
         </Button>
       </ValidatedForm>
-      <p className="mt-6 text-center text-sm">
-        <Link to="/login-cliente" className="font-semibold text-brand-700 underline">
-          Volver a iniciar sesión
-        </Link>
-      </p>
+      <BackToSignIn />
     </AccountCard>
+  );
+}
+
+function BackToSignIn() {
+  return (
+    <p className="mt-6 text-center text-sm">
+      <Link to="/login-cliente" className="font-semibold text-brand-700 underline">
+        Volver a iniciar sesión
+      </Link>
+    </p>
   );
 }

@@ -1,6 +1,6 @@
 import { desc, eq } from "drizzle-orm";
-import { AlertTriangle, CheckCircle2, ExternalLink, RefreshCw, XCircle } from "lucide-react";
-import { Link, useRevalidator } from "react-router";
+import { AlertTriangle, CheckCircle2, ExternalLink, XCircle } from "lucide-react";
+import { Link } from "react-router";
 import type { Route } from "./+types/test-pagos";
 import { getViewer } from "~/features/accounts/session.server";
 import { formatPrice } from "~/features/catalogue/services";
@@ -9,7 +9,7 @@ import { pageMeta } from "~/features/seo/meta";
 import { getConfig } from "~/platform/config.server";
 import { getDb } from "~/platform/db/database.server";
 import { purchases } from "~/platform/db/schema";
-import { Button } from "~/ui/button";
+import { RefreshButton } from "~/ui/refresh-button";
 
 export const meta: Route.MetaFunction = ({ matches }) =>
   pageMeta(matches, {
@@ -40,7 +40,6 @@ const shortId = (value: string | null) => (value ? `${value.slice(0, 12)}…` : 
 const dateFormat = new Intl.DateTimeFormat("es-ES", { dateStyle: "short", timeStyle: "short" });
 
 export default function PaymentTest({ loaderData }: Route.ComponentProps) {
-  const { revalidate, state } = useRevalidator();
   if (!loaderData.viewer) {
     return (
       <section className="mx-auto max-w-xl px-4 py-20 text-center">
@@ -70,14 +69,7 @@ export default function PaymentTest({ loaderData }: Route.ComponentProps) {
     <section className="mx-auto max-w-5xl px-4 py-12 sm:px-6">
       <div className="flex flex-wrap items-center justify-between gap-4">
         <h1 className="text-3xl font-bold tracking-tight">Prueba de pagos</h1>
-        <Button
-          variant="secondary"
-          onClick={() => void revalidate()}
-          disabled={state === "loading"}
-        >
-          <RefreshCw className="size-4" aria-hidden />
-          Recargar
-        </Button>
+        <RefreshButton label="Recargar" />
       </div>
       <ul className="mt-6 space-y-2">
         {checklist.map((item) => (
