@@ -15,6 +15,7 @@ import { ensureAdmin } from "~/features/accounts/admin-accounts.server";
 import { CLIENT_ADDRESS_HEADER, getAuth } from "~/features/accounts/auth.server";
 import { publicPaths } from "~/features/seo/public-paths";
 import { createPageCache } from "~/platform/http/page-cache.server";
+import { precompressedStatic } from "~/platform/http/precompressed-static.server";
 import { handleWebhook } from "~/features/payments/webhook.server";
 import { ConfigError, getConfig, type AppConfig } from "~/platform/config.server";
 import type { Database } from "~/platform/db/client.server";
@@ -80,9 +81,9 @@ export function createApp(config: AppConfig, { viteDevServer }: ServerOptions = 
   } else {
     app.use(
       "/assets",
-      express.static("build/client/assets", { immutable: true, maxAge: "1y", index: false }),
+      precompressedStatic("build/client/assets", { immutable: true, maxAge: "1y", index: false }),
     );
-    app.use(express.static("build/client", { maxAge: "1h", index: false }));
+    app.use(precompressedStatic("build/client", { maxAge: "1h", index: false }));
   }
 
   // Stripe (or the simulated checkout) posts its signed events here; the signature covers the raw body.

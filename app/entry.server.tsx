@@ -2,7 +2,10 @@ import { PassThrough } from "node:stream";
 import { renderToPipeableStream } from "react-dom/server";
 import type { AppLoadContext, EntryContext } from "react-router";
 import { ServerRouter } from "react-router";
+import { deferHydration } from "~/platform/http/deferred-hydration.server";
 import { NonceProvider } from "~/platform/security/nonce";
+import { SiteStylesProvider } from "~/ui/site-styles";
+import siteStyles from "./app.css?inline";
 
 export const streamTimeout = 5_000;
 
@@ -20,7 +23,9 @@ export default function handleRequest(
     let shellRendered = false;
     const { pipe, abort } = renderToPipeableStream(
       <NonceProvider value={nonce}>
-        <ServerRouter context={routerContext} url={request.url} nonce={nonce} />
+        <SiteStylesProvider value={siteStyles}>
+          <ServerRouter context={routerContext} url={request.url} nonce={nonce} />
+        </SiteStylesProvider>
       </NonceProvider>,
       {
         nonce,
@@ -31,8 +36,9 @@ export default function handleRequest(
           body.on("data", (chunk: Buffer) => chunks.push(chunk));
           body.on("end", () => {
             responseHeaders.set("Content-Type", "text/html; charset=utf-8");
+            const html = Buffer.concat(chunks).toString("utf8");
             resolve(
-              new Response(Buffer.concat(chunks), {
+              new Response(import.meta.env.PROD ? deferHydration(html, nonce) : html, {
                 headers: responseHeaders,
                 status: responseStatusCode,
               }),

@@ -11,7 +11,6 @@ import {
   useRouteLoaderData,
 } from "react-router";
 import type { Route } from "./+types/root";
-import "./app.css";
 import { SiteFooter } from "~/features/layout/site-footer";
 import { SiteHeader } from "~/features/layout/site-header";
 import { NotFoundMessage } from "~/features/layout/not-found-message";
@@ -19,9 +18,13 @@ import { CookieBanner } from "~/features/privacy/cookie-banner";
 import { getSiteInfo } from "~/features/seo/site.server";
 import { useNonce } from "~/platform/security/nonce";
 import { ButtonLink } from "~/ui/button";
+import { SiteStyles } from "~/ui/site-styles";
 import { showToast, ToastHost } from "~/ui/toast";
 import { getViewer } from "~/features/accounts/session.server";
 import { takeFlash } from "~/platform/http/flash.server";
+
+// In development the stylesheet also loads as a module, so style edits apply without a reload.
+if (import.meta.env.DEV) void import("./app.css");
 
 export const links: Route.LinksFunction = () => [
   { rel: "icon", href: "/favicon.svg", type: "image/svg+xml" },
@@ -44,6 +47,7 @@ export function Layout({ children }: { children: React.ReactNode }) {
         <meta name="viewport" content="width=device-width, initial-scale=1" />
         <meta name="theme-color" content="#1d41b0" />
         <Meta />
+        <SiteStyles />
         <Links />
       </head>
       <body className="flex min-h-dvh flex-col">

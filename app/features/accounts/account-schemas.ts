@@ -1,4 +1,4 @@
-import { z } from "zod";
+import { z } from "~/platform/validation/zod";
 
 /** Rules and Spanish messages of the account forms (spec sections 5 and 8), client and server. */
 export const PASSWORD_LIMITS = { min: 8, max: 100 } as const;
@@ -100,38 +100,50 @@ export const normalizeEmail = (value: string) => value.trim().toLowerCase();
 
 const emailField = z
   .string(stop("emailInvalid"))
-  .transform(normalizeEmail)
-  .pipe(z.string().regex(EMAIL_PATTERN, stop("emailInvalid")).max(EMAIL_MAX, stop("emailTooLong")));
+  .check(
+    z.trim(),
+    z.toLowerCase(),
+    z.regex(EMAIL_PATTERN, stop("emailInvalid")),
+    z.maxLength(EMAIL_MAX, stop("emailTooLong")),
+  );
 
 const newPasswordField = z
   .string(stop("passwordTooShort"))
-  .min(PASSWORD_LIMITS.min, stop("passwordTooShort"))
-  .max(PASSWORD_LIMITS.max, stop("passwordTooLong"));
+  .check(
+    z.minLength(PASSWORD_LIMITS.min, stop("passwordTooShort")),
+    z.maxLength(PASSWORD_LIMITS.max, stop("passwordTooLong")),
+  );
 
-const confirmedPassword = z
-  .object({ password: newPasswordField, confirmPassword: z.string().default("") })
-  .refine((values) => values.password === values.confirmPassword, {
-    error: "passwordMismatch",
-    path: ["confirmPassword"],
-  });
+const passwordsMatch = z.refine<{ password: string; confirmPassword: string }>(
+  (values) => values.password === values.confirmPassword,
+  { error: "passwordMismatch", path: ["confirmPassword"] },
+);
 
-export const signUpSchema = z.object({ email: emailField }).and(confirmedPassword);
+const confirmationField = z._default(z.string(), "");
+
+export const signUpSchema = z
+  .object({ email: emailField, password: newPasswordField, confirmPassword: confirmationField })
+  .check(passwordsMatch);
 
 export const signInSchema = z.object({
   email: emailField,
   password: z
     .string(stop("passwordRequired"))
-    .min(1, stop("passwordRequired"))
-    .max(PASSWORD_LIMITS.max, stop("passwordTooLong")),
+    .check(
+      z.minLength(1, stop("passwordRequired")),
+      z.maxLength(PASSWORD_LIMITS.max, stop("passwordTooLong")),
+    ),
 });
 
 export const recoverySchema = z.object({ email: emailField });
 
-export const newPasswordSchema = confirmedPassword;
+export const newPasswordSchema = z
+  .object({ password: newPasswordField, confirmPassword: confirmationField })
+  .check(passwordsMatch);
 
 /** The first failure of a parse, as the code of its message (the form shows it as a toast). */
 export function firstError<T>(
-  schema: z.ZodType<T>,
+  schema: z.ZodMiniType<T>,
   values: unknown,
 ): { success: true; data: T } | { success: false; error: AccountMessage } {
   const result = schema.safeParse(values);

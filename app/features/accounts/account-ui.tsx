@@ -1,7 +1,7 @@
 import { AlertCircle } from "lucide-react";
 import { useEffect, type ComponentProps, type ReactNode } from "react";
 import { Form, Link } from "react-router";
-import type { z } from "zod";
+import type { z } from "~/platform/validation/zod";
 import { showToast } from "~/ui/toast";
 import { accountMessages, firstError, type AccountMessage } from "./account-schemas";
 
@@ -98,7 +98,7 @@ export function ValidatedForm<T>({
   children,
   ...props
 }: {
-  schema: z.ZodType<T>;
+  schema: z.ZodMiniType<T>;
   /** A reason, checked after the schema, not to send the form yet. */
   blockedBy?: AccountMessage;
 } & ComponentProps<typeof Form>) {

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import { z } from "~/platform/validation/zod";
 import { serviceCodes } from "~/features/catalogue/services";
 
 /**
@@ -32,23 +32,29 @@ const stop = (error: ContactErrorCode) => ({ error, abort: true });
 export const contactSchema = z.object({
   name: z
     .string(stop("nameRequired"))
-    .trim()
-    .min(1, stop("nameRequired"))
-    .min(CONTACT_LIMITS.nameMin, stop("nameTooShort"))
-    .max(CONTACT_LIMITS.nameMax, stop("nameTooLong")),
+    .check(
+      z.trim(),
+      z.minLength(1, stop("nameRequired")),
+      z.minLength(CONTACT_LIMITS.nameMin, stop("nameTooShort")),
+      z.maxLength(CONTACT_LIMITS.nameMax, stop("nameTooLong")),
+    ),
   email: z
     .string(stop("emailInvalid"))
-    .trim()
-    .max(CONTACT_LIMITS.emailMax, stop("emailInvalid"))
-    .regex(EMAIL_PATTERN, stop("emailInvalid")),
+    .check(
+      z.trim(),
+      z.maxLength(CONTACT_LIMITS.emailMax, stop("emailInvalid")),
+      z.regex(EMAIL_PATTERN, stop("emailInvalid")),
+    ),
   // The form offers five codes; 'otro' arrives only from a pending Consultoría Puntual purchase.
   service: z.enum(serviceCodes, { error: "serviceRequired" }),
   message: z
     .string(stop("messageRequired"))
-    .trim()
-    .min(1, stop("messageRequired"))
-    .min(CONTACT_LIMITS.messageMin, stop("messageTooShort"))
-    .max(CONTACT_LIMITS.messageMax, stop("messageTooLong")),
+    .check(
+      z.trim(),
+      z.minLength(1, stop("messageRequired")),
+      z.minLength(CONTACT_LIMITS.messageMin, stop("messageTooShort")),
+      z.maxLength(CONTACT_LIMITS.messageMax, stop("messageTooLong")),
+    ),
 });
 
 export type ContactInput = z.output<typeof contactSchema>;

@@ -1,24 +1,40 @@
 import { Cookie, X } from "lucide-react";
-import { useEffect, useId, useState } from "react";
+import { useEffect, useId, useState, useSyncExternalStore } from "react";
 import { Link } from "react-router";
 import { Button } from "~/ui/button";
 import { BANNER_DELAY_MS, readStoredConsent, storeConsent } from "./cookie-consent";
 
-type View = "hidden" | "main" | "settings";
+/** The stored choice changes only through this banner, which then hides itself. */
+const noSubscription = () => () => undefined;
 
-/** The consent banner: shown after 1 s until the visitor makes a choice. */
+/** "waiting": rendered below the screen, hidden from everyone, until it slides in. */
+type View = "waiting" | "hidden" | "main" | "settings";
+
+/**
+ * The consent banner: slides in after 1 s until the visitor makes a choice. The server renders
+ * it below the screen, so showing it is a move, not new content: the page's own content stays
+ * its largest paint. Without JavaScript it never shows (nothing to consent to).
+ */
 export function CookieBanner() {
-  const [view, setView] = useState<View>("hidden");
+  const [view, setView] = useState<View>("waiting");
   const [analytics, setAnalytics] = useState(false);
   const titleId = useId();
 
+  // False while hydrating (the server cannot know), then what this browser has stored.
+  const choiceStored = useSyncExternalStore(
+    noSubscription,
+    () => readStoredConsent(window.localStorage) !== null,
+    () => false,
+  );
+
   useEffect(() => {
-    if (readStoredConsent(window.localStorage)) return;
+    if (choiceStored) return;
     const timer = window.setTimeout(() => setView("main"), BANNER_DELAY_MS);
     return () => window.clearTimeout(timer);
-  }, []);
+  }, [choiceStored]);
 
-  if (view === "hidden") return null;
+  if (view === "hidden" || (choiceStored && view === "waiting")) return null;
+  const waiting = view === "waiting";
 
   const choose = (choice: "accepted" | "rejected" | "custom", withAnalytics: boolean) => {
     storeConsent(window.localStorage, choice, withAnalytics);
@@ -30,7 +46,11 @@ export function CookieBanner() {
       role="dialog"
       aria-modal="false"
       aria-labelledby={titleId}
-      className="fixed inset-x-0 bottom-0 z-50 p-3 sm:p-4"
+      aria-hidden={waiting || undefined}
+      inert={waiting || undefined}
+      className={`fixed inset-x-0 bottom-0 z-50 p-3 transition-transform duration-300 ease-out motion-reduce:transition-none sm:p-4 ${
+        waiting ? "translate-y-[calc(100%+2rem)]" : "translate-y-0"
+      }`}
     >
       <div className="relative mx-auto max-w-3xl rounded-2xl border border-slate-200 bg-white p-5 shadow-2xl sm:p-6">
         <button
@@ -41,7 +61,7 @@ export function CookieBanner() {
         >
           <X className="size-5" aria-hidden />
         </button>
-        {view === "main" ? (
+        {view !== "settings" ? (
           <>
             <div className="flex items-start gap-3 pr-8">
               <Cookie className="mt-0.5 size-6 shrink-0 text-brand-600" aria-hidden />

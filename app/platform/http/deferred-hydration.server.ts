@@ -1,0 +1,40 @@
+/**
+ * Lets the browser paint the server's HTML before it downloads any JavaScript.
+ *
+ * React Router preloads every module of the page in <head> and imports them from an inline
+ * module script. Both start downloads while the page is still being parsed, and on a slow
+ * connection those downloads compete with the first paint. Here the preloads are taken out
+ * and the module script is held (an inert type); a small inline script adds both back once
+ * the browser reports its first paint. Hydration starts a little later; the page is server
+ * rendered, and its links and forms work before that.
+ */
+const HELD_MODULE_TYPE = "text/x-held-module";
+const MODULE_PRELOAD = /<link\b[^>]*\brel="modulepreload"[^>]*>/g;
+const HREF = /\bhref="([^"]+)"/;
+const MODULE_SCRIPT = /<script\b([^>]*?)\stype="module"([^>]*)>/g;
+/** Start after the first paint; the timer covers pages that do not paint (a hidden tab). */
+const FALLBACK_MS = 500;
+
+function bootScript(preloads: string[]): string {
+  return `(()=>{let started=false;const start=()=>{if(started)return;started=true;for(const held of document.querySelectorAll('script[type="${HELD_MODULE_TYPE}"]')){const script=document.createElement("script");script.type="module";script.nonce=held.nonce;script.textContent=held.textContent;document.head.append(script)}setTimeout(preload)};const preload=()=>{for(const href of ${JSON.stringify(preloads)}){const link=document.createElement("link");link.rel="modulepreload";link.href=href;document.head.append(link)}};try{new PerformanceObserver((_list,observer)=>{observer.disconnect();start()}).observe({type:"paint",buffered:true})}catch{}setTimeout(start,${FALLBACK_MS})})()`;
+}
+
+export function deferHydration(html: string, nonce: string | undefined): string {
+  if (!html.includes('type="module"')) return html;
+  const preloads: string[] = [];
+  const withoutPreloads = html.replace(MODULE_PRELOAD, (tag) => {
+    const href = HREF.exec(tag)?.[1];
+    if (href) preloads.push(href);
+    return "";
+  });
+  const held = withoutPreloads.replace(
+    MODULE_SCRIPT,
+    (_tag, before: string, after: string) =>
+      `<script${before} type="${HELD_MODULE_TYPE}"${after.replace(/\sasync=""/, "")}>`,
+  );
+  const nonceAttribute = nonce ? ` nonce="${nonce}"` : "";
+  return held.replace(
+    "</body>",
+    `<script${nonceAttribute}>${bootScript(preloads)}</script></body>`,
+  );
+}
