@@ -12,7 +12,7 @@ import * as productionBuild from "virtual:react-router/server-build";
 import type { ViteDevServer } from "vite";
 import { toNodeHandler } from "better-auth/node";
 import { ensureAdmin } from "~/features/accounts/admin-accounts.server";
-import { CLIENT_ADDRESS_HEADER, getAuth } from "~/features/accounts/auth.server";
+import { CLIENT_ADDRESS_HEADER, getAuth, startAuthLoading } from "~/features/accounts/auth.server";
 import { publicPaths } from "~/features/seo/public-paths";
 import { createPageCache } from "~/platform/http/page-cache.server";
 import { precompressedStatic } from "~/platform/http/precompressed-static.server";
@@ -108,7 +108,9 @@ export function createApp(config: AppConfig, { viteDevServer }: ServerOptions = 
   );
 
   // Only the two links mailed by Better Auth reach its handler; forms go through our actions.
-  app.get(["/api/auth/verify-email", "/api/auth/reset-password/:token"], toNodeHandler(getAuth()));
+  app.get(["/api/auth/verify-email", "/api/auth/reset-password/:token"], async (req, res) => {
+    toNodeHandler(await getAuth())(req, res);
+  });
   app.all("/api/auth/{*rest}", (_req, res) => {
     res.status(404).type("text/plain").send("Not Found");
   });
@@ -178,6 +180,7 @@ export async function startServer(options: ServerOptions = {}): Promise<Server> 
   await ensureConfiguredAdmin(config, database.db);
   startBackgroundWork(database.db);
   ready = true;
+  startAuthLoading();
   logger.info({ url: config.siteUrl, database: database.kind }, "ready");
   return server;
 }
@@ -185,7 +188,7 @@ export async function startServer(options: ServerOptions = {}): Promise<Server> 
 /** ADMIN_EMAIL/ADMIN_PASSWORD: the verified administrator that must exist after start. */
 async function ensureConfiguredAdmin(config: AppConfig, db: Database) {
   if (!config.admin.email) return;
-  const result = await ensureAdmin(getAuth(), db, config.admin.email, config.admin.password);
+  const result = await ensureAdmin(await getAuth(), db, config.admin.email, config.admin.password);
   getLogger().info({ email: config.admin.email, created: result.created }, "administrator ensured");
 }
 

@@ -13,7 +13,7 @@ if (!email || !/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email)) {
 try {
   const database = getDatabaseHandle();
   await database.migrate();
-  const result = await ensureAdmin(getAuth(), database.db, email, process.env.ADMIN_PASSWORD);
+  const result = await ensureAdmin(await getAuth(), database.db, email, process.env.ADMIN_PASSWORD);
   if (!result.created) console.log(`${email} ya existía: ahora es administrador.`);
   else if (result.generatedPassword)
     console.log(`Administrador creado: ${email}\nContraseña: ${result.generatedPassword}`);

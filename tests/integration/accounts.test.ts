@@ -124,7 +124,7 @@ describe("password recovery", () => {
 describe("verification links", () => {
   async function openLink(token: string) {
     const url = `${getConfig().siteUrl}/api/auth/verify-email?token=${encodeURIComponent(token)}&callbackURL=/verificar-email`;
-    return getAuth().handler(new Request(url));
+    return (await getAuth()).handler(new Request(url));
   }
 
   async function createUnverified(email: string) {
@@ -172,7 +172,7 @@ describe("verification links", () => {
       .from(mailOutbox)
       .where(eq(mailOutbox.recipient, "mailed@example.com"));
     const link = /href="([^"]*verify-email[^"]*)"/.exec(mail!.html)![1]!.replace(/&amp;/g, "&");
-    const response = await getAuth().handler(new Request(link));
+    const response = await (await getAuth()).handler(new Request(link));
     expect(response.status).toBe(302);
     expect(response.headers.get("Location")).toBe("/verificar-email");
     expect(response.headers.get("Set-Cookie")).toContain("session_token=");

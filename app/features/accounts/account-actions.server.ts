@@ -1,4 +1,3 @@
-import { isAPIError } from "better-auth/api";
 import { eq } from "drizzle-orm";
 import { data, redirect } from "react-router";
 import { getDb } from "~/platform/db/database.server";
@@ -15,7 +14,7 @@ import {
   signUpSchema,
   type AccountMessage,
 } from "./account-schemas";
-import { getAuth } from "./auth.server";
+import { authApiError, getAuth } from "./auth.server";
 import { checkAccountLimits, type AccountAction } from "./rate-limits.server";
 import {
   isAdmin,
@@ -81,13 +80,15 @@ export async function signUp({ request, clientAddress }: ActionInput) {
   const existing = await getDb().select({ id: users.id }).from(users).where(eq(users.email, email));
   if (existing.length > 0) return fail("alreadyRegistered", 409);
   try {
-    await getAuth().api.signUpEmail({
+    await (
+      await getAuth()
+    ).api.signUpEmail({
       body: { email, password, name: email.split("@")[0]!, callbackURL: VERIFY_CALLBACK },
       headers: request.headers,
     });
   } catch (error) {
     getLogger().warn({ err: error }, "sign-up failed");
-    return fail("signUpFailed", isAPIError(error) ? 400 : 503);
+    return fail("signUpFailed", (await authApiError(error)) ? 400 : 503);
   }
   const headers = new Headers({ "Set-Cookie": await pendingVerificationCookie().serialize(email) });
   return redirectWithFlash(VERIFY_CALLBACK, "signUpSucceeded", headers);
@@ -110,14 +111,17 @@ async function signInWithPassword(
   const tooMany = await limited("sign-in", clientAddress, email);
   if (tooMany) return { ok: false, response: tooMany };
   try {
-    const { headers, response } = await getAuth().api.signInEmail({
+    const { headers, response } = await (
+      await getAuth()
+    ).api.signInEmail({
       body: { email, password },
       headers: request.headers,
       returnHeaders: true,
     });
     return { ok: true, headers, userId: response.user.id, token: response.token, email };
   } catch (error) {
-    if (isAPIError(error) && error.body?.code === "EMAIL_NOT_VERIFIED") {
+    const apiError = await authApiError(error);
+    if (apiError?.body?.code === "EMAIL_NOT_VERIFIED") {
       const headers = { "Set-Cookie": await pendingVerificationCookie().serialize(email) };
       return {
         ok: false,
@@ -129,7 +133,7 @@ async function signInWithPassword(
         ),
       };
     }
-    if (isAPIError(error) && (error.status === "UNAUTHORIZED" || error.statusCode === 401)) {
+    if (apiError && (apiError.status === "UNAUTHORIZED" || apiError.statusCode === 401)) {
       return { ok: false, response: fail(wrongCredentials, 401) };
     }
     getLogger().error({ err: error }, "sign-in failed");
@@ -173,7 +177,9 @@ export async function requestPasswordReset({ request, clientAddress }: ActionInp
   const tooMany = await limited("reset", clientAddress, email);
   if (tooMany) return tooMany;
   try {
-    await getAuth().api.requestPasswordReset({
+    await (
+      await getAuth()
+    ).api.requestPasswordReset({
       body: { email, redirectTo: RESET_CALLBACK },
       headers: request.headers,
     });
@@ -191,12 +197,14 @@ export async function resetPassword({ request }: ActionInput) {
   const token = form?.token ?? "";
   if (!token) return fail("resetLinkInvalid", 400);
   try {
-    await getAuth().api.resetPassword({
+    await (
+      await getAuth()
+    ).api.resetPassword({
       body: { newPassword: parsed.data.password, token },
       headers: request.headers,
     });
   } catch (error) {
-    if (isAPIError(error)) return fail("resetLinkInvalid", 400);
+    if (await authApiError(error)) return fail("resetLinkInvalid", 400);
     getLogger().error({ err: error }, "password reset failed");
     return fail("resetMailFailed", 503);
   }
@@ -210,7 +218,9 @@ export async function resendVerification({ request, clientAddress }: ActionInput
   const tooMany = await limited("resend", clientAddress, email);
   if (tooMany) return tooMany;
   try {
-    await getAuth().api.sendVerificationEmail({
+    await (
+      await getAuth()
+    ).api.sendVerificationEmail({
       body: { email, callbackURL: VERIFY_CALLBACK },
       headers: request.headers,
     });

@@ -1,5 +1,4 @@
-import { betterAuth } from "better-auth";
-import { drizzleAdapter } from "better-auth/adapters/drizzle";
+import type { APIError } from "better-auth/api";
 import { eq } from "drizzle-orm";
 import { getConfig, type AppConfig } from "~/platform/config.server";
 import type { Database } from "~/platform/db/client.server";
@@ -15,7 +14,24 @@ export const CLIENT_ADDRESS_HEADER = "x-client-address";
 
 export const SESSION_DAYS = 7;
 
-export function createAuth(db: Database, config: AppConfig) {
+const COOKIE_PREFIX = "vd";
+const SESSION_COOKIE = new RegExp(`(?:^|;\\s*)(?:__Secure-)?${COOKIE_PREFIX}\\.session_token=`);
+
+/** Whether a request carries a session cookie at all; without one there is no one to look up. */
+export function hasSessionCookie(request: Request): boolean {
+  return SESSION_COOKIE.test(request.headers.get("Cookie") ?? "");
+}
+
+/**
+ * Better Auth is imported on first use, not at start: loading it is a third of the server's
+ * start-up time, and anonymous visitors never need it. `startAuthLoading` warms it up once the
+ * server is ready.
+ */
+export async function createAuth(db: Database, config: AppConfig) {
+  const [{ betterAuth }, { drizzleAdapter }] = await Promise.all([
+    import("better-auth"),
+    import("better-auth/adapters/drizzle"),
+  ]);
   const mailContext = { brandName: config.company.brandName, siteUrl: config.siteUrl };
   const queue = async (mail: OutgoingMail) => {
     await enqueueMails(db, [mail]);
@@ -60,7 +76,7 @@ export function createAuth(db: Database, config: AppConfig) {
     // our actions, which apply the database rate limits of rate-limits.server.ts.
     rateLimit: { enabled: false },
     advanced: {
-      cookiePrefix: "vd",
+      cookiePrefix: COOKIE_PREFIX,
       useSecureCookies: config.isProduction,
       ipAddress: { ipAddressHeaders: [CLIENT_ADDRESS_HEADER] },
     },
@@ -79,13 +95,26 @@ export function createAuth(db: Database, config: AppConfig) {
   });
 }
 
-export type Auth = ReturnType<typeof createAuth>;
+export type Auth = Awaited<ReturnType<typeof createAuth>>;
 
-const holder = globalThis as typeof globalThis & { __auth?: Auth };
+const holder = globalThis as typeof globalThis & { __auth?: Promise<Auth> };
 
-export function getAuth(): Auth {
+export function getAuth(): Promise<Auth> {
   holder.__auth ??= createAuth(getDb(), getConfig());
   return holder.__auth;
+}
+
+/** Loads Better Auth in the background, so the first sign-in does not wait for it. */
+export function startAuthLoading() {
+  getAuth().catch(() => {
+    holder.__auth = undefined;
+  });
+}
+
+/** Better Auth's API error, or undefined for anything else. */
+export async function authApiError(error: unknown): Promise<APIError | undefined> {
+  const { isAPIError } = await import("better-auth/api");
+  return isAPIError(error) ? error : undefined;
 }
 
 /** Tests build the auth of their own database. */

@@ -5,7 +5,7 @@ import { getDb } from "~/platform/db/database.server";
 import { sessions, userRoles } from "~/platform/db/schema";
 import { flashHeader } from "~/platform/http/flash.server";
 import { accountMessages } from "./account-schemas";
-import { getAuth } from "./auth.server";
+import { getAuth, hasSessionCookie } from "./auth.server";
 
 /** What pages may know about the signed-in visitor. */
 export type Viewer = { id: string; email: string; emailVerified: boolean; createdAt: string };
@@ -17,7 +17,10 @@ export type Viewer = { id: string; email: string; emailVerified: boolean; create
 export async function getViewer(
   request: Request,
 ): Promise<{ viewer: Viewer | null; headers: Headers }> {
-  const { headers, response } = await getAuth().api.getSession({
+  if (!hasSessionCookie(request)) return { viewer: null, headers: new Headers() };
+  const { headers, response } = await (
+    await getAuth()
+  ).api.getSession({
     headers: request.headers,
     returnHeaders: true,
   });
@@ -75,7 +78,9 @@ export async function requireAdmin(request: Request): Promise<Viewer> {
 
 /** Ends the request's session on the server and returns the headers that clear its cookie. */
 export async function signOutHeaders(request: Request): Promise<Headers> {
-  const { headers } = await getAuth().api.signOut({
+  const { headers } = await (
+    await getAuth()
+  ).api.signOut({
     headers: request.headers,
     returnHeaders: true,
   });

@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import Stripe from "stripe";
+import type Stripe from "stripe";
 import type { Service } from "~/features/catalogue/services";
 import { getConfig, type AppConfig } from "~/platform/config.server";
 
@@ -23,10 +23,14 @@ export type PaymentProvider = {
   createCheckout(request: CheckoutRequest): Promise<CheckoutSession>;
 };
 
-/** The Stripe SDK, pointed at STRIPE_API_BASE when set (tests use a local stand-in). */
-export function stripeClient(config: AppConfig): Stripe {
+/**
+ * The Stripe SDK, pointed at STRIPE_API_BASE when set (tests use a local stand-in). Loaded on
+ * the first payment or webhook, not at start: it is a fifth of the server's start-up time.
+ */
+export async function stripeClient(config: AppConfig): Promise<Stripe> {
+  const { default: StripeSdk } = await import("stripe");
   const base = config.stripe.apiBase ? new URL(config.stripe.apiBase) : undefined;
-  return new Stripe(config.stripe.secretKey ?? "sk_test_simulated", {
+  return new StripeSdk(config.stripe.secretKey ?? "sk_test_simulated", {
     maxNetworkRetries: 2,
     telemetry: false,
     timeout: 20_000,
@@ -39,11 +43,11 @@ export function stripeClient(config: AppConfig): Stripe {
 }
 
 function stripeProvider(config: AppConfig): PaymentProvider {
-  const stripe = stripeClient(config);
   return {
     name: "stripe",
     needsPriceId: true,
     async createCheckout(request) {
+      const stripe = await stripeClient(config);
       const metadata = { purchase_id: request.purchaseId, user_id: request.userId };
       const session = await stripe.checkout.sessions.create(
         {

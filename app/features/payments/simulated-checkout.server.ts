@@ -105,7 +105,7 @@ export function simulatedEvents(outcome: SimulatedOutcome, purchase: Purchase, e
 export async function deliverToWebhook(payloadObject: unknown): Promise<number> {
   const config = getConfig();
   const payload = JSON.stringify(payloadObject);
-  const header = stripeClient(config).webhooks.generateTestHeaderString({
+  const header = (await stripeClient(config)).webhooks.generateTestHeaderString({
     payload,
     secret: config.stripe.webhookSecret,
   });

@@ -33,9 +33,10 @@ export async function handleWebhook(
   signature: string | undefined,
 ): Promise<WebhookAnswer> {
   const config = getConfig();
+  const stripe = await stripeClient(config);
   let event: Stripe.Event;
   try {
-    event = stripeClient(config).webhooks.constructEvent(
+    event = stripe.webhooks.constructEvent(
       rawBody,
       signature ?? "",
       config.stripe.webhookSecret,

@@ -1,4 +1,4 @@
-import { and, asc, eq, inArray, lt, lte, or, sql } from "drizzle-orm";
+import { and, asc, eq, inArray, lt, lte, or, sql, type SQL } from "drizzle-orm";
 import type { Database } from "../db/client.server";
 import { mailOutbox } from "../db/schema";
 
@@ -20,7 +20,19 @@ type Writer = Pick<Database, "insert">;
 /** Queues mails in the caller's transaction, so they exist exactly when the change does. */
 export async function enqueueMails(writer: Writer, mails: OutgoingMail[]) {
   if (mails.length === 0) return;
-  await writer.insert(mailOutbox).values(
+  await insertMails(writer, mails);
+}
+
+/**
+ * The insert that queues mails, as SQL to combine with the change that causes them into one
+ * statement (one round trip, atomic without a transaction), e.g. as a data-modifying CTE.
+ */
+export function queueMailsSql(writer: Writer, mails: OutgoingMail[]): SQL {
+  return insertMails(writer, mails).getSQL();
+}
+
+function insertMails(writer: Writer, mails: OutgoingMail[]) {
+  return writer.insert(mailOutbox).values(
     mails.map((mail) => ({
       kind: mail.kind,
       recipient: mail.to,
@@ -68,16 +80,34 @@ export async function deliverDueMails(
   const claimed = await claimDueMails(db, batchSize);
   const report: DeliveryReport = { sent: 0, retried: 0, failed: [] };
   for (let start = 0; start < claimed.length; start += concurrency) {
+    const sentIds: string[] = [];
     await Promise.all(
       claimed.slice(start, start + concurrency).map(async (mail) => {
         const outcome = await deliverOne(db, transport, mail);
-        if (outcome.status === "sent") report.sent += 1;
+        if (outcome.status === "sent") sentIds.push(mail.id);
         else if (outcome.status === "pending") report.retried += 1;
         else report.failed.push({ ...mail, status: "failed", lastError: outcome.error ?? null });
       }),
     );
+    await markSent(db, sentIds, transport.name);
+    report.sent += sentIds.length;
   }
   return report;
+}
+
+/** One update for the mails of a chunk the server accepted (instead of one per mail). */
+async function markSent(db: Database, ids: string[], via: string) {
+  if (ids.length === 0) return;
+  await db
+    .update(mailOutbox)
+    .set({
+      status: "sent",
+      sentAt: sql`now()`,
+      lockedUntil: null,
+      lastError: null,
+      deliveredVia: via,
+    })
+    .where(inArray(mailOutbox.id, ids));
 }
 
 async function claimDueMails(db: Database, batchSize: number): Promise<QueuedMail[]> {
@@ -124,15 +154,5 @@ async function deliverOne(
       .where(eq(mailOutbox.id, mail.id));
     return { status, error };
   }
-  await db
-    .update(mailOutbox)
-    .set({
-      status: "sent",
-      sentAt: sql`now()`,
-      lockedUntil: null,
-      lastError: null,
-      deliveredVia: transport.name,
-    })
-    .where(eq(mailOutbox.id, mail.id));
   return { status: "sent" };
 }

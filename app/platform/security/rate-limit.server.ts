@@ -7,18 +7,15 @@ export type RateLimitRule = { limit: number; windowMs: number };
 export type RateLimitResult = { allowed: boolean; retryAfterSeconds: number };
 
 /**
- * Counts one hit for `key` in a fixed window kept in the database, so the limit holds across
- * instances. One atomic upsert: concurrent hits never lose a count.
+ * One atomic upsert per hit, prepared once per database: concurrent hits never lose a count,
+ * and a busy form does not rebuild the same SQL for every request.
  */
-export async function hitRateLimit(
-  db: Database,
-  key: string,
-  { limit, windowMs }: RateLimitRule,
-): Promise<RateLimitResult> {
-  const windowExpired = sql`${rateLimitBuckets.windowStartedAt} <= now() - make_interval(secs => ${windowMs / 1000})`;
-  const [bucket] = await db
+function prepareHit(db: Database) {
+  const windowSeconds = sql.placeholder("windowSeconds");
+  const windowExpired = sql`${rateLimitBuckets.windowStartedAt} <= now() - make_interval(secs => ${windowSeconds}::float8)`;
+  return db
     .insert(rateLimitBuckets)
-    .values({ key, windowStartedAt: sql`now()`, hits: 1 })
+    .values({ key: sql.placeholder("key"), windowStartedAt: sql`now()`, hits: 1 })
     .onConflictDoUpdate({
       target: rateLimitBuckets.key,
       set: {
@@ -28,8 +25,25 @@ export async function hitRateLimit(
     })
     .returning({
       hits: rateLimitBuckets.hits,
-      msLeft: sql<number>`greatest(0, extract(epoch from (${rateLimitBuckets.windowStartedAt} + make_interval(secs => ${windowMs / 1000}) - now())) * 1000)::float8`,
-    });
+      msLeft: sql<number>`greatest(0, extract(epoch from (${rateLimitBuckets.windowStartedAt} + make_interval(secs => ${windowSeconds}::float8) - now())) * 1000)::float8`,
+    })
+    .prepare("rate_limit_hit");
+}
+
+const preparedHits = new WeakMap<Database, ReturnType<typeof prepareHit>>();
+
+/**
+ * Counts one hit for `key` in a fixed window kept in the database, so the limit holds across
+ * instances.
+ */
+export async function hitRateLimit(
+  db: Database,
+  key: string,
+  { limit, windowMs }: RateLimitRule,
+): Promise<RateLimitResult> {
+  let hit = preparedHits.get(db);
+  if (!hit) preparedHits.set(db, (hit = prepareHit(db)));
+  const [bucket] = await hit.execute({ key, windowSeconds: windowMs / 1000 });
   const hits = bucket?.hits ?? 1;
   return {
     allowed: hits <= limit,
