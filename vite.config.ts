@@ -1,14 +1,18 @@
 import { reactRouter } from "@react-router/dev/vite";
 import tailwindcss from "@tailwindcss/vite";
 import { defineConfig } from "vite";
+import type { ClientChunk } from "./app/platform/http/client-chunks";
 
 /**
  * A first visit downloads a handful of files, not dozens: React and the router in one chunk
  * (react-dom's client stays with the entry that hydrates, so the browser evaluates them in two
  * tasks instead of one long one), the code every page shares in another, and the forms with
- * their validation library in a third, which pages without a form never download.
+ * their validation library in a third, which pages without a form never download. The page's
+ * boot script evaluates them by name (app/platform/http/client-chunks.ts).
  */
-const clientChunkGroups = [
+type ChunkGroup = { name: ClientChunk; test: RegExp; priority: number; minShareCount?: number };
+
+const clientChunkGroups: ChunkGroup[] = [
   {
     name: "framework",
     test: /node_modules[\\/](?:react|react-router|scheduler|cookie|set-cookie-parser|turbo-stream)[\\/]/,

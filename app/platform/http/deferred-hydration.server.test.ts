@@ -27,6 +27,19 @@ describe("deferHydration", () => {
     expect(boot).toContain('script[type="text/x-held-module"]');
   });
 
+  it("evaluates the shared chunks first, one per task, in dependency order", () => {
+    const withChunks = deferHydration(
+      document.replace(
+        '<link rel="modulepreload" href="/assets/a.js" nonce="n1"/>',
+        '<link rel="modulepreload" href="/assets/forms-F1.js"/><link rel="modulepreload" href="/assets/framework-R2.js"/><link rel="modulepreload" href="/assets/site-S3.js"/>',
+      ),
+      "n1",
+    );
+    expect(withChunks).toContain(
+      'for(const href of ["/assets/framework-R2.js","/assets/site-S3.js","/assets/forms-F1.js"]){await import(href);await nextTask()}',
+    );
+  });
+
   it("leaves other inline scripts as they are", () => {
     expect(html).toContain('<script nonce="n1">window.__ctx = {};</script>');
   });

@@ -8,6 +8,8 @@
  * the browser reports its first paint. Hydration starts a little later; the page is server
  * rendered, and its links and forms work before that.
  */
+import { CLIENT_CHUNKS } from "./client-chunks";
+
 const HELD_MODULE_TYPE = "text/x-held-module";
 const MODULE_PRELOAD = /<link\b[^>]*\brel="modulepreload"[^>]*>/g;
 const HREF = /\bhref="([^"]+)"/;
@@ -15,8 +17,18 @@ const MODULE_SCRIPT = /<script\b([^>]*?)\stype="module"([^>]*)>/g;
 /** Start after the first paint; the timer covers pages that do not paint (a hidden tab). */
 const FALLBACK_MS = 500;
 
+/** The shared chunks among the preloads, in the order to evaluate them. */
+function sharedChunksInOrder(preloads: string[]): string[] {
+  return CLIENT_CHUNKS.flatMap((name) =>
+    preloads.filter((href) => href.split("/").pop()!.startsWith(`${name}-`)),
+  );
+}
+
 function bootScript(preloads: string[]): string {
-  return `(()=>{let started=false;const start=()=>{if(started)return;started=true;for(const held of document.querySelectorAll('script[type="${HELD_MODULE_TYPE}"]')){const script=document.createElement("script");script.type="module";script.nonce=held.nonce;script.textContent=held.textContent;document.head.append(script)}setTimeout(preload)};const preload=()=>{for(const href of ${JSON.stringify(preloads)}){const link=document.createElement("link");link.rel="modulepreload";link.href=href;document.head.append(link)}};try{new PerformanceObserver((_list,observer)=>{observer.disconnect();start()}).observe({type:"paint",buffered:true})}catch{}setTimeout(start,${FALLBACK_MS})})()`;
+  // Each shared chunk is imported (evaluated) in its own task before the page's modules, which
+  // then find them ready: several short tasks instead of one long one. Tasks are yielded with a
+  // MessageChannel, not a timer: browser tests that stop the clock still see the page hydrate.
+  return `(()=>{let started=false;const nextTask=()=>new Promise((resolve)=>{const channel=new MessageChannel();channel.port1.onmessage=resolve;channel.port2.postMessage(0)});const start=async()=>{if(started)return;started=true;void nextTask().then(preload);for(const href of ${JSON.stringify(sharedChunksInOrder(preloads))}){await import(href);await nextTask()}for(const held of document.querySelectorAll('script[type="${HELD_MODULE_TYPE}"]')){const script=document.createElement("script");script.type="module";script.nonce=held.nonce;script.textContent=held.textContent;document.head.append(script)}};const preload=()=>{for(const href of ${JSON.stringify(preloads)}){const link=document.createElement("link");link.rel="modulepreload";link.href=href;document.head.append(link)}};try{new PerformanceObserver((_list,observer)=>{observer.disconnect();start()}).observe({type:"paint",buffered:true})}catch{}setTimeout(start,${FALLBACK_MS})})()`;
 }
 
 export function deferHydration(html: string, nonce: string | undefined): string {
