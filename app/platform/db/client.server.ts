@@ -29,12 +29,17 @@ export const migrationsFolder = path.resolve(process.env.MIGRATIONS_DIR ?? "driz
 
 export type DatabaseTarget =
   | { kind: "postgres"; url: string; maxConnections?: number }
-  | { kind: "pglite"; dataDir: string | "memory" };
+  | {
+      kind: "pglite";
+      dataDir: string | "memory";
+      /** A migrated empty database (build-tools/pglite-template.ts) for a new data directory. */
+      template?: string;
+    };
 
 export function openDatabase(target: DatabaseTarget): DatabaseHandle {
   return target.kind === "postgres"
     ? openPostgres(target.url, target.maxConnections ?? 10)
-    : openPglite(target.dataDir);
+    : openPglite(target.dataDir, target.template);
 }
 
 function openPostgres(url: string, maxConnections: number): DatabaseHandle {
@@ -72,23 +77,22 @@ function openPostgres(url: string, maxConnections: number): DatabaseHandle {
 }
 
 /**
- * The build's migrated empty database (build-tools/pglite-template.ts), loaded into a new data
- * directory instead of creating one from scratch: seconds saved on a first start.
+ * A new data directory is loaded from the template instead of being created from scratch
+ * (seconds saved on a first start); an existing one is never touched.
  */
-const pgliteTemplate = path.resolve(process.env.PGLITE_TEMPLATE ?? "build/pglite-template.tar.gz");
-
-function templateForNewDirectory(dataDir: string): Blob | undefined {
-  if (existsSync(path.join(dataDir, "PG_VERSION")) || !existsSync(pgliteTemplate)) return undefined;
-  return new Blob([readFileSync(pgliteTemplate)]);
+function templateForNewDirectory(dataDir: string, template?: string): Blob | undefined {
+  if (!template || !existsSync(template) || existsSync(path.join(dataDir, "PG_VERSION")))
+    return undefined;
+  return new Blob([readFileSync(template)]);
 }
 
-function openPglite(dataDir: string | "memory"): DatabaseHandle {
+function openPglite(dataDir: string | "memory", template?: string): DatabaseHandle {
   if (dataDir !== "memory") mkdirSync(dataDir, { recursive: true });
   // PGlite is single-process and single-connection: one instance per data directory.
   const client =
     dataDir === "memory"
       ? new PGlite()
-      : new PGlite(dataDir, { loadDataDir: templateForNewDirectory(dataDir) });
+      : new PGlite(dataDir, { loadDataDir: templateForNewDirectory(dataDir, template) });
   const db = drizzlePglite(client, { schema });
   return {
     db,

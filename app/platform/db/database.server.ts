@@ -13,7 +13,11 @@ export function getDatabaseHandle(): DatabaseHandle {
     const config = getConfig();
     holder.__database = config.databaseUrl
       ? openDatabase({ kind: "postgres", url: config.databaseUrl })
-      : openDatabase({ kind: "pglite", dataDir: path.join(config.dataDir, "db") });
+      : openDatabase({
+          kind: "pglite",
+          dataDir: path.join(config.dataDir, "db"),
+          template: path.resolve("build/pglite-template.tar.gz"),
+        });
   }
   return holder.__database;
 }
