@@ -90,7 +90,7 @@ export function createApp(config: AppConfig, { viteDevServer }: ServerOptions = 
   app.post(
     "/api/stripe/webhook",
     express.raw({ type: "*/*", limit: MAX_BODY_BYTES }),
-    async (req, res) => {
+    tracked(async (req, res) => {
       try {
         const body = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
         const answer = await handleWebhook(
@@ -104,13 +104,16 @@ export function createApp(config: AppConfig, { viteDevServer }: ServerOptions = 
         res.locals.log?.error({ err: error }, "webhook processing failed");
         res.status(503).type("text/plain").send("Inténtalo más tarde");
       }
-    },
+    }),
   );
 
   // Only the two links mailed by Better Auth reach its handler; forms go through our actions.
-  app.get(["/api/auth/verify-email", "/api/auth/reset-password/:token"], async (req, res) => {
-    toNodeHandler(await getAuth())(req, res);
-  });
+  app.get(
+    ["/api/auth/verify-email", "/api/auth/reset-password/:token"],
+    tracked(async (req, res) => {
+      await toNodeHandler(await getAuth())(req, res);
+    }),
+  );
   app.all("/api/auth/{*rest}", (_req, res) => {
     res.status(404).type("text/plain").send("Not Found");
   });
@@ -118,16 +121,41 @@ export function createApp(config: AppConfig, { viteDevServer }: ServerOptions = 
   if (pageCache) app.use(pageCache.capture);
   app.all(
     "/{*splat}",
-    createRequestHandler({
-      build: viteDevServer
-        ? () =>
-            viteDevServer.ssrLoadModule("virtual:react-router/server-build") as Promise<ServerBuild>
-        : productionBuild,
-      mode: config.isProduction ? "production" : "development",
-      getLoadContext: loadContextFrom,
-    }),
+    tracked(
+      createRequestHandler({
+        build: viteDevServer
+          ? () =>
+              viteDevServer.ssrLoadModule(
+                "virtual:react-router/server-build",
+              ) as Promise<ServerBuild>
+          : productionBuild,
+        mode: config.isProduction ? "production" : "development",
+        getLoadContext: loadContextFrom,
+      }),
+    ),
   );
   return app;
+}
+
+/**
+ * Handlers that have not finished: shutdown closes the database only after them, even when
+ * their client has already gone (its socket closed, so the server no longer waits for it).
+ */
+let inFlight = 0;
+
+function tracked(handler: express.RequestHandler): express.RequestHandler {
+  return async (req, res, next) => {
+    inFlight++;
+    try {
+      await handler(req, res, next);
+    } finally {
+      inFlight--;
+    }
+  };
+}
+
+async function requestsFinished(pollMs = 25) {
+  while (inFlight > 0) await new Promise((resolve) => setTimeout(resolve, pollMs));
 }
 
 /** Health checks answer while migrations run; everything else waits for them. */
@@ -217,8 +245,8 @@ function installShutdown(server: Server) {
     force.unref();
     clearInterval(pruneTimer);
     server.close(() => {
-      getMailWorker()
-        .stop()
+      requestsFinished()
+        .then(() => getMailWorker().stop())
         .then(closeDatabase)
         .catch((error) => getLogger().error({ err: error }, "closing the database failed"))
         .finally(() => process.exit(0));
