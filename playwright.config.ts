@@ -3,6 +3,7 @@ import { existsSync, mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { defineConfig, devices } from "@playwright/test";
+import { CHROMIUM_FLAGS, SYSTEM_CHROMIUM } from "./tests/support/chromium";
 
 // Playwright reads this file again in every worker: choose the port and data directory once.
 if (!process.env.E2E_PORT) {
@@ -16,7 +17,6 @@ if (!process.env.E2E_PORT) {
 }
 const port = Number(process.env.E2E_PORT);
 const baseURL = `http://localhost:${port}`;
-const systemChromium = "/usr/bin/chromium";
 
 export default defineConfig({
   testDir: "tests/e2e",
@@ -33,15 +33,8 @@ export default defineConfig({
     locale: "es-ES",
     trace: "retain-on-failure",
     launchOptions: {
-      executablePath: existsSync(systemChromium) ? systemChromium : undefined,
-      args: [
-        "--no-sandbox",
-        "--disable-gpu",
-        "--disable-background-networking",
-        "--disable-component-update",
-        "--disable-sync",
-        "--no-first-run",
-      ],
+      executablePath: existsSync(SYSTEM_CHROMIUM) ? SYSTEM_CHROMIUM : undefined,
+      args: CHROMIUM_FLAGS,
     },
   },
   projects: [

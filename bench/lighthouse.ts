@@ -1,5 +1,6 @@
 import * as chromeLauncher from "chrome-launcher";
 import lighthouse from "lighthouse";
+import { CHROMIUM_FLAGS, SYSTEM_CHROMIUM } from "../tests/support/chromium";
 
 export type LighthouseFigures = {
   performance: number;
@@ -13,8 +14,6 @@ export type LighthouseFigures = {
   scriptBytes: number;
 };
 
-const chromePath = process.env.CHROME_PATH ?? "/usr/bin/chromium";
-
 /** Median of the runs that produced the figure (a run can miss one, e.g. no LCP). */
 function median(values: number[]): number {
   const sorted = values.filter((value) => Number.isFinite(value)).sort((a, b) => a - b);
@@ -27,16 +26,8 @@ export async function runLighthouse(
   runs: number,
 ): Promise<Record<string, LighthouseFigures>> {
   const chrome = await chromeLauncher.launch({
-    chromePath,
-    chromeFlags: [
-      "--headless=new",
-      "--no-sandbox",
-      "--disable-gpu",
-      "--disable-background-networking",
-      "--disable-component-update",
-      "--disable-sync",
-      "--no-first-run",
-    ],
+    chromePath: SYSTEM_CHROMIUM,
+    chromeFlags: ["--headless=new", ...CHROMIUM_FLAGS],
   });
   try {
     const results: Record<string, LighthouseFigures> = {};

@@ -8,6 +8,7 @@ import { randomBytes } from "node:crypto";
 import { writeFileSync } from "node:fs";
 import type autocannon from "autocannon";
 import pg from "pg";
+import { servicesWithPages } from "~/features/catalogue/services";
 import { startServer } from "./bench-server";
 import { inlineStyleSizes, routeBundleSizes } from "./bundle-sizes";
 import { runLighthouse } from "./lighthouse";
@@ -18,15 +19,12 @@ const lighthouseRuns = smoke ? 1 : 5;
 const loadSeconds = smoke ? 2 : 10;
 const postgresUrl = process.env.BENCH_POSTGRES_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
 
+// The list: home, each service page, prices, and the two account forms.
 const lighthousePaths = smoke
   ? ["/"]
   : [
       "/",
-      "/asistencia-digital",
-      "/inteligencia-artificial",
-      "/desarrollo-web",
-      "/ciberseguridad",
-      "/reputacion-digital",
+      ...servicesWithPages().map((service) => service.path!),
       "/precios",
       "/login-cliente",
       "/registro",

@@ -9,6 +9,7 @@ import { getDb } from "~/platform/db/database.server";
 import { contactInquiries } from "~/platform/db/schema";
 import { Button } from "~/ui/button";
 import { RefreshButton } from "~/ui/refresh-button";
+import { EmptyTableRow } from "~/ui/empty-table-row";
 
 export const meta: Route.MetaFunction = ({ matches }) =>
   pageMeta(matches, {
@@ -80,11 +81,7 @@ export default function AdminPanel({ loaderData }: Route.ComponentProps) {
               </tr>
             ))}
             {loaderData.inquiries.length === 0 ? (
-              <tr>
-                <td colSpan={4} className="px-4 py-6 text-center text-slate-500">
-                  Todavía no hay consultas.
-                </td>
-              </tr>
+              <EmptyTableRow columns={4}>Todavía no hay consultas.</EmptyTableRow>
             ) : null}
           </tbody>
         </table>

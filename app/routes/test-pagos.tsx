@@ -10,6 +10,7 @@ import { getConfig } from "~/platform/config.server";
 import { getDb } from "~/platform/db/database.server";
 import { purchases } from "~/platform/db/schema";
 import { RefreshButton } from "~/ui/refresh-button";
+import { EmptyTableRow } from "~/ui/empty-table-row";
 
 export const meta: Route.MetaFunction = ({ matches }) =>
   pageMeta(matches, {
@@ -139,11 +140,7 @@ export default function PaymentTest({ loaderData }: Route.ComponentProps) {
               </tr>
             ))}
             {rows.length === 0 ? (
-              <tr>
-                <td colSpan={7} className="px-4 py-6 text-center text-slate-500">
-                  Todavía no tienes compras.
-                </td>
-              </tr>
+              <EmptyTableRow columns={7}>Todavía no tienes compras.</EmptyTableRow>
             ) : null}
           </tbody>
         </table>
