@@ -40,6 +40,11 @@ export async function loader({ request }: Route.LoaderArgs) {
 const shortId = (value: string | null) => (value ? `${value.slice(0, 12)}…` : "—");
 const dateFormat = new Intl.DateTimeFormat("es-ES", { dateStyle: "short", timeStyle: "short" });
 
+const stripeDashboardLinks = [
+  { href: "https://dashboard.stripe.com/test/payments", label: "Panel de Stripe" },
+  { href: "https://dashboard.stripe.com/test/webhooks", label: "Registros del webhook" },
+];
+
 export default function PaymentTest({ loaderData }: Route.ComponentProps) {
   if (!loaderData.viewer) {
     return (
@@ -146,24 +151,18 @@ export default function PaymentTest({ loaderData }: Route.ComponentProps) {
         </table>
       </div>
       <div className="mt-6 flex flex-wrap gap-4 text-sm">
-        <a
-          href="https://dashboard.stripe.com/test/payments"
-          target="_blank"
-          rel="noopener noreferrer"
-          className="inline-flex items-center gap-1 font-semibold text-brand-700 underline"
-        >
-          Panel de Stripe
-          <ExternalLink className="size-4" aria-hidden />
-        </a>
-        <a
-          href="https://dashboard.stripe.com/test/webhooks"
-          target="_blank"
-          rel="noopener noreferrer"
-          className="inline-flex items-center gap-1 font-semibold text-brand-700 underline"
-        >
-          Registros del webhook
-          <ExternalLink className="size-4" aria-hidden />
-        </a>
+        {stripeDashboardLinks.map(({ href, label }) => (
+          <a
+            key={href}
+            href={href}
+            target="_blank"
+            rel="noopener noreferrer"
+            className="inline-flex items-center gap-1 font-semibold text-brand-700 underline"
+          >
+            {label}
+            <ExternalLink className="size-4" aria-hidden />
+          </a>
+        ))}
       </div>
     </section>
   );
