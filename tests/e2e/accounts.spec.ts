@@ -67,9 +67,23 @@ test("an unverified address cannot sign in and is sent to verify it", async ({ p
   await expect(toast(page, "Email enviado")).toBeVisible();
 });
 
+test("/registro loads its human check on the first interaction, not with the page", async ({
+  page,
+}) => {
+  await openPage(page, "/registro");
+  const waiting = page.getByRole("button", { name: "Cargando..." });
+  await expect(waiting).toBeDisabled();
+  expect(await page.evaluate(() => customElements.get("altcha-widget") === undefined)).toBe(true);
+  // A visitor who goes straight for the disabled button starts the check too.
+  await waiting.click({ force: true });
+  await expect(page.getByRole("button", { name: "Crear Cuenta" })).toBeEnabled();
+  await expect(page.locator("input[name=altcha]")).toHaveValue(/.+/);
+});
+
 test("/registro reports each rule in the spec's order", async ({ page }) => {
   await openPage(page, "/registro");
   const email = page.getByLabel("Email");
+  await email.click();
   const password = page.getByLabel("Contraseña", { exact: true });
   const submit = page.getByRole("button", { name: "Crear Cuenta" });
   const steps: [() => Promise<void>, string][] = [

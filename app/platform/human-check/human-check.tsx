@@ -17,9 +17,13 @@ declare module "react" {
 
 export const CHALLENGE_URL = "/api/altcha/challenge";
 
+/** What counts as a visitor starting on the form: any of these anywhere on the page. */
+const FIRST_INTERACTIONS = ["pointerdown", "keydown", "focusin", "touchstart"] as const;
+
 /**
- * The proof-of-work widget, loaded only on pages that use it. It solves its challenge as soon as
- * it loads and reports when the form may be sent.
+ * The proof-of-work widget. Its code (~110 kB) loads on the visitor's first interaction, so it
+ * never competes with the page's first paint and hydration; it then solves its challenge at
+ * once and reports when the form may be sent.
  */
 export function HumanCheck({ onReadyChange }: { onReadyChange: (ready: boolean) => void }) {
   const widget = useRef<HTMLElement>(null);
@@ -29,13 +33,32 @@ export function HumanCheck({ onReadyChange }: { onReadyChange: (ready: boolean) 
   });
   useEffect(() => {
     const element = widget.current;
+    const form = element?.closest("form");
     const onStateChange = (event: Event) => {
       const state = (event as CustomEvent<{ state: string }>).detail?.state;
       report.current(state === "verified");
     };
+    const load = () => {
+      stopWaiting();
+      void Promise.all([import("altcha"), import("altcha/i18n/es-es")]);
+    };
+    const stopWaiting = () => {
+      for (const type of FIRST_INTERACTIONS) document.removeEventListener(type, load, true);
+      form?.removeEventListener("pointerover", load);
+    };
     element?.addEventListener("statechange", onStateChange);
-    void Promise.all([import("altcha"), import("altcha/i18n/es-es")]);
-    return () => element?.removeEventListener("statechange", onStateChange);
+    if (customElements.get("altcha-widget")) load();
+    else {
+      // Capture phase: a click on the still-disabled submit button counts too.
+      for (const type of FIRST_INTERACTIONS)
+        document.addEventListener(type, load, { capture: true, passive: true });
+      // A pointer reaching for the form is a head start on the proof of work.
+      form?.addEventListener("pointerover", load, { passive: true });
+    }
+    return () => {
+      stopWaiting();
+      element?.removeEventListener("statechange", onStateChange);
+    };
   }, []);
   return (
     <altcha-widget
