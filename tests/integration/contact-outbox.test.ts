@@ -4,7 +4,11 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { storeEnquiry } from "~/features/contact/enquiries.server";
 import { openDatabase } from "~/platform/db/client.server";
 import { contactInquiries, mailOutbox } from "~/platform/db/schema";
-import { deliverDueMails, type MailTransport } from "~/platform/mail/outbox.server";
+import {
+  deliverDueMails,
+  pruneFinishedMails,
+  type MailTransport,
+} from "~/platform/mail/outbox.server";
 import { smtpTransport } from "~/platform/mail/transports.server";
 import { SmtpPeer } from "../support/smtp-peer";
 import { setupTestDatabase } from "../support/test-database";
@@ -167,6 +171,34 @@ describe("a contact enquiry", () => {
     expect(await database.db.select().from(contactInquiries)).toHaveLength(200);
     expect(peer.received).toHaveLength(400);
     expect(new Set(peer.received.map((mail) => mail.messageId)).size).toBe(400);
+  });
+});
+
+describe("outbox retention", () => {
+  it("deletes sent and failed mails after 30 days and never a pending one", async () => {
+    for (let i = 0; i < 3; i++) await storeEnquiry(database.db, enquiry);
+    const [sent, failed, pending, recent] = await database.db.select().from(mailOutbox);
+    await database.db
+      .update(mailOutbox)
+      .set({ status: "sent", createdAt: sql`now() - interval '31 days'` })
+      .where(eq(mailOutbox.id, sent!.id));
+    await database.db
+      .update(mailOutbox)
+      .set({ status: "failed", createdAt: sql`now() - interval '31 days'` })
+      .where(eq(mailOutbox.id, failed!.id));
+    await database.db
+      .update(mailOutbox)
+      .set({ createdAt: sql`now() - interval '60 days'` })
+      .where(eq(mailOutbox.id, pending!.id));
+    await database.db
+      .update(mailOutbox)
+      .set({ status: "sent", createdAt: sql`now() - interval '29 days'` })
+      .where(eq(mailOutbox.id, recent!.id));
+
+    expect(await pruneFinishedMails(database.db)).toBe(2);
+    const left = (await database.db.select().from(mailOutbox)).map((mail) => mail.id);
+    expect(left).toHaveLength(4);
+    expect(left).toEqual(expect.arrayContaining([pending!.id, recent!.id]));
   });
 });
 

@@ -48,6 +48,11 @@ export const RETRY_BASE_MS = 30_000;
 export const RETRY_MAX_DELAY_MS = 60 * 60_000;
 /** A mail is retried for at least this long before it is marked failed. */
 export const GIVE_UP_AFTER_MS = 24 * 60 * 60_000;
+/**
+ * Sent and failed mails carry addresses and personal links; they stay this long (support, the
+ * dev mailbox) and are then deleted. Pending mails are never pruned.
+ */
+export const FINISHED_MAIL_RETENTION_MS = 30 * 24 * 60 * 60_000;
 /** A claimed mail not reported back within this time is claimed again (its instance died). */
 const CLAIM_LEASE_SECONDS = 120;
 
@@ -155,4 +160,21 @@ async function deliverOne(
     return { status, error };
   }
   return { status: "sent" };
+}
+
+/** Deletes finished mails queued more than `olderThanMs` ago; returns how many. */
+export async function pruneFinishedMails(
+  db: Database,
+  olderThanMs = FINISHED_MAIL_RETENTION_MS,
+): Promise<number> {
+  const deleted = await db
+    .delete(mailOutbox)
+    .where(
+      and(
+        inArray(mailOutbox.status, ["sent", "failed"]),
+        lt(mailOutbox.createdAt, sql`now() - make_interval(secs => ${olderThanMs / 1000})`),
+      ),
+    )
+    .returning({ id: mailOutbox.id });
+  return deleted.length;
 }
