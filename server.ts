@@ -24,6 +24,7 @@ import { loadContextFrom } from "~/platform/http/load-context";
 import { requestLog } from "~/platform/http/request-log.server";
 import { getLogger } from "~/platform/logger.server";
 import { getMailWorker } from "~/platform/mail/mailer.server";
+import { pruneFinishedMails } from "~/platform/mail/outbox.server";
 import { pruneRateLimits } from "~/platform/security/rate-limit.server";
 import { securityHeaders } from "~/platform/security/headers.server";
 import { refuseForeignOrigin } from "~/platform/security/origin-check.server";
@@ -32,7 +33,8 @@ const MAX_BODY_BYTES = 64 * 1024;
 
 type ServerOptions = { viteDevServer?: ViteDevServer };
 
-let ready = false;
+/** Requests are served only while ready; health checks tell a proxy the rest. */
+let phase: "starting" | "ready" | "stopping" = "starting";
 
 function trustProxyValue(value: string | undefined): boolean | number | string {
   if (value === undefined) return false;
@@ -50,7 +52,7 @@ export function createApp(config: AppConfig, { viteDevServer }: ServerOptions = 
   });
   app.get("/readyz", async (_req, res) => {
     try {
-      if (!ready) throw new Error("starting");
+      if (phase !== "ready") throw new Error(phase);
       await getDatabaseHandle().ping();
       res.type("text/plain").send("ready");
     } catch {
@@ -158,14 +160,18 @@ async function requestsFinished(pollMs = 25) {
   while (inFlight > 0) await new Promise((resolve) => setTimeout(resolve, pollMs));
 }
 
-/** Health checks answer while migrations run; everything else waits for them. */
+/** Health checks answer while migrations run or shutdown drains; everything else waits. */
 const refuseUntilReady: express.RequestHandler = (_req, res, next) => {
-  if (ready) return next();
+  if (phase === "ready") return next();
   res
     .status(503)
     .setHeader("Retry-After", "2")
     .type("text/plain")
-    .send("Iniciando, inténtalo en unos segundos.");
+    .send(
+      phase === "starting"
+        ? "Iniciando, inténtalo en unos segundos."
+        : "Reiniciando, inténtalo en unos segundos.",
+    );
 };
 
 /** Bodies must declare their size (browsers and Stripe always do), and stay under 64 KB. */
@@ -207,7 +213,7 @@ export async function startServer(options: ServerOptions = {}): Promise<Server> 
   await database.migrate();
   await ensureConfiguredAdmin(config, database.db);
   startBackgroundWork(database.db);
-  ready = true;
+  phase = "ready";
   startAuthLoading();
   logger.info({ url: config.siteUrl, database: database.kind }, "ready");
   return server;
@@ -223,23 +229,21 @@ async function ensureConfiguredAdmin(config: AppConfig, db: Database) {
 const PRUNE_INTERVAL_MS = 60 * 60_000;
 let pruneTimer: NodeJS.Timeout | undefined;
 
-/** The mail outbox worker and the hourly clean-up of expired rate-limit windows. */
+/** The mail outbox worker and the hourly clean-up of old rate-limit windows and mails. */
 function startBackgroundWork(db: Database) {
   getMailWorker().start();
   const prune = () =>
-    pruneRateLimits(db).catch((error) =>
-      getLogger().warn({ err: error }, "pruning rate limits failed"),
+    Promise.all([pruneRateLimits(db), pruneFinishedMails(db)]).catch((error) =>
+      getLogger().warn({ err: error }, "pruning old rows failed"),
     );
   pruneTimer = setInterval(prune, PRUNE_INTERVAL_MS);
   pruneTimer.unref();
 }
 
 function installShutdown(server: Server) {
-  let stopping = false;
   const stop = (signal: string) => {
-    if (stopping) return;
-    stopping = true;
-    ready = false;
+    if (phase === "stopping") return;
+    phase = "stopping";
     getLogger().info({ signal }, "shutting down");
     const force = setTimeout(() => process.exit(1), 10_000);
     force.unref();
