@@ -110,4 +110,15 @@ describe("formatPrice", () => {
     expect(formatPrice(79_900)).toBe("799€");
     expect(formatPrice(1_250)).toBe("12,50€");
   });
+
+  it("writes every amount as es-ES Intl formatting does", () => {
+    const wholeEuros = new Intl.NumberFormat("es-ES", { maximumFractionDigits: 0 });
+    const withCents = new Intl.NumberFormat("es-ES", { minimumFractionDigits: 2 });
+    const amounts = [0, 5, 100, 7_900, 14_950, 99_999, 150_000, 1_234_567, 1_000_000_00, -2_500];
+    for (const cents of amounts) {
+      const euros = cents / 100;
+      const expected = Number.isInteger(euros) ? wholeEuros.format(euros) : withCents.format(euros);
+      expect(formatPrice(cents)).toBe(`${expected.replace("\u2212", "-")}€`);
+    }
+  });
 });

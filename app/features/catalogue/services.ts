@@ -279,15 +279,23 @@ export function serviceHref(service: Service): string {
   return service.path ?? `/precios#${service.slug}`;
 }
 
-// Built once: creating an Intl formatter costs far more than using one.
-const wholeEuros = new Intl.NumberFormat("es-ES", { maximumFractionDigits: 0, useGrouping: true });
-const centsEuros = new Intl.NumberFormat("es-ES", { minimumFractionDigits: 2 });
+/**
+ * Digits as es-ES writes them: a point between thousands from five digits on (1500, 12.500).
+ * Done by hand because the first Intl.NumberFormat a browser builds costs tens of
+ * milliseconds, and every page shows a price while it hydrates.
+ */
+function spanishDigits(whole: number): string {
+  const digits = String(whole);
+  return digits.length < 5 ? digits : digits.replace(/\B(?=(\d{3})+$)/g, ".");
+}
 
-/** Whole euros without decimals, as the site shows prices: 149€. */
+/** Whole euros without decimals, as the site shows prices (149€); cents when there are any (149,50€). */
 export function formatPrice(priceCents: number): string {
-  const euros = priceCents / 100;
-  const text = Number.isInteger(euros) ? wholeEuros.format(euros) : centsEuros.format(euros);
-  return `${text}€`;
+  const sign = priceCents < 0 ? "-" : "";
+  const cents = Math.abs(Math.round(priceCents));
+  const whole = spanishDigits(Math.floor(cents / 100));
+  const rest = cents % 100;
+  return `${sign}${rest === 0 ? whole : `${whole},${String(rest).padStart(2, "0")}`}€`;
 }
 
 /** The price line of a service page: 'Desde solo 149€'. */
