@@ -30,3 +30,27 @@ export type CompanyDetails = {
   contactEmail: string;
   siteUrl: string;
 };
+
+const MONTHS = [
+  "enero",
+  "febrero",
+  "marzo",
+  "abril",
+  "mayo",
+  "junio",
+  "julio",
+  "agosto",
+  "septiembre",
+  "octubre",
+  "noviembre",
+  "diciembre",
+];
+
+/**
+ * A revision date as Spanish prose: "2026-11-22" → "22 de noviembre de 2026". Written by hand
+ * because building a browser's first Intl formatter costs tens of milliseconds at hydration.
+ */
+export function revisionDateText(isoDate: string): string {
+  const [year, month, day] = isoDate.split("-").map(Number);
+  return `${day} de ${MONTHS[month! - 1]} de ${year}`;
+}

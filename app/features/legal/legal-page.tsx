@@ -1,6 +1,4 @@
-import type { LegalBlock, LegalDocument } from "./legal-document";
-
-const dateFormat = new Intl.DateTimeFormat("es-ES", { dateStyle: "long", timeZone: "UTC" });
+import { revisionDateText, type LegalBlock, type LegalDocument } from "./legal-document";
 
 export function LegalPage({ document }: { document: LegalDocument }) {
   return (
@@ -8,7 +6,7 @@ export function LegalPage({ document }: { document: LegalDocument }) {
       <h1 className="text-4xl font-bold tracking-tight">{document.title}</h1>
       <p className="mt-3 text-sm text-slate-500">
         Última actualización:{" "}
-        <time dateTime={document.updatedOn}>{dateFormat.format(new Date(document.updatedOn))}</time>
+        <time dateTime={document.updatedOn}>{revisionDateText(document.updatedOn)}</time>
       </p>
       <p className="mt-8 text-lg leading-8 text-slate-700">{document.intro}</p>
       {document.sections.map((section) => (
