@@ -150,6 +150,9 @@ for (const legal of legalPages) {
     await openPage(page, legal.path);
     await expect(page.getByRole("heading", { level: 1 })).toHaveText(legal.title);
     for (const fact of legal.facts) await expect(page.getByRole("main")).toContainText(fact);
+    await expect(page.getByRole("main").locator("time").first()).toHaveText(
+      /^\d{1,2} de (enero|febrero|marzo|abril|mayo|junio|julio|agosto|septiembre|octubre|noviembre|diciembre) de \d{4}$/,
+    );
   });
 }
 
