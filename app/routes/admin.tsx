@@ -10,6 +10,7 @@ import { contactInquiries } from "~/platform/db/schema";
 import { Button } from "~/ui/button";
 import { RefreshButton } from "~/ui/refresh-button";
 import { EmptyTableRow } from "~/ui/empty-table-row";
+import { formatDate } from "~/ui/dates";
 
 export const meta: Route.MetaFunction = ({ matches }) =>
   pageMeta(matches, {
@@ -28,8 +29,6 @@ export async function loader({ request }: Route.LoaderArgs) {
     .limit(20);
   return { admin, inquiries };
 }
-
-const dateFormat = new Intl.DateTimeFormat("es-ES", { dateStyle: "short", timeStyle: "short" });
 
 /** The first view of the admin panel: the latest enquiries. The full panel is its own issue. */
 export default function AdminPanel({ loaderData }: Route.ComponentProps) {
@@ -73,7 +72,7 @@ export default function AdminPanel({ loaderData }: Route.ComponentProps) {
             {loaderData.inquiries.map((inquiry) => (
               <tr key={inquiry.id}>
                 <td className="px-4 py-3 whitespace-nowrap">
-                  {dateFormat.format(new Date(inquiry.createdAt))}
+                  {formatDate(inquiry.createdAt, "shortDateTime")}
                 </td>
                 <td className="px-4 py-3">{inquiry.name}</td>
                 <td className="px-4 py-3">{inquiry.email}</td>

@@ -5,6 +5,7 @@ import { pageMeta } from "~/features/seo/meta";
 import { getConfig } from "~/platform/config.server";
 import { getDb } from "~/platform/db/database.server";
 import { listDevMails } from "~/platform/mail/dev-mailbox.server";
+import { formatDate } from "~/ui/dates";
 
 export async function loader() {
   // The dev mailbox shows every mail the site sent: it must never exist in production.
@@ -19,8 +20,6 @@ export const meta: Route.MetaFunction = ({ matches }) =>
     path: "/dev/correo",
     noIndex: true,
   });
-
-const dateFormat = new Intl.DateTimeFormat("es-ES", { dateStyle: "short", timeStyle: "medium" });
 
 export default function DevMailbox({ loaderData }: Route.ComponentProps) {
   return (
@@ -54,7 +53,7 @@ export default function DevMailbox({ loaderData }: Route.ComponentProps) {
                   className="shrink-0 text-sm text-slate-500"
                   dateTime={new Date(mail.createdAt).toISOString()}
                 >
-                  {dateFormat.format(new Date(mail.createdAt))}
+                  {formatDate(mail.createdAt, "shortDateTimeSeconds")}
                 </time>
               </Link>
             </li>

@@ -9,6 +9,7 @@ import { getDb } from "~/platform/db/database.server";
 import { purchases } from "~/platform/db/schema";
 import { pageMeta } from "~/features/seo/meta";
 import { Button, ButtonLink } from "~/ui/button";
+import { formatDate } from "~/ui/dates";
 
 export const meta: Route.MetaFunction = ({ matches }) =>
   pageMeta(matches, {
@@ -29,10 +30,6 @@ export async function loader({ request }: Route.LoaderArgs) {
   return { viewer, purchases: latest };
 }
 
-const dateFormat = new Intl.DateTimeFormat("es-ES", { dateStyle: "medium" });
-
-const memberSince = new Intl.DateTimeFormat("es-ES", { month: "long", year: "numeric" });
-
 export default function Account({
   loaderData: { viewer, purchases: latest },
 }: Route.ComponentProps) {
@@ -47,7 +44,7 @@ export default function Account({
             <h1 className="text-2xl font-bold tracking-tight">Mi Cuenta</h1>
             <p className="text-slate-600">{viewer.email}</p>
             <p className="text-sm text-slate-500">
-              Miembro desde {memberSince.format(new Date(viewer.createdAt))}
+              Miembro desde {formatDate(viewer.createdAt, "monthYear")}
             </p>
           </div>
         </div>
@@ -87,9 +84,9 @@ export default function Account({
                 <div>
                   <p className="font-semibold text-ink">{purchase.serviceName}</p>
                   <p className="text-sm text-slate-500">
-                    {dateFormat.format(new Date(purchase.createdAt))}
+                    {formatDate(purchase.createdAt, "date")}
                     {purchase.completedAt
-                      ? ` · completada el ${dateFormat.format(new Date(purchase.completedAt))}`
+                      ? ` · completada el ${formatDate(purchase.completedAt, "date")}`
                       : ""}
                   </p>
                 </div>

@@ -1,6 +1,7 @@
 import { formatPrice } from "~/features/catalogue/services";
 import { escapeHtml, renderMailLayout } from "~/platform/mail/html";
 import type { OutgoingMail } from "~/platform/mail/outbox.server";
+import { formatDate } from "~/ui/dates";
 
 type Receipt = {
   to: string;
@@ -10,12 +11,6 @@ type Receipt = {
   paidAt: Date;
 };
 
-const dateFormat = new Intl.DateTimeFormat("es-ES", {
-  dateStyle: "long",
-  timeStyle: "short",
-  timeZone: "Europe/Madrid",
-});
-
 export function receiptMail(
   receipt: Receipt,
   context: { brandName: string; siteUrl: string },
@@ -24,7 +19,7 @@ export function receiptMail(
   const rows = [
     ["Servicio", receipt.serviceName],
     ["Importe", `${amount} (IVA incluido)`],
-    ["Fecha", dateFormat.format(receipt.paidAt)],
+    ["Fecha", formatDate(receipt.paidAt, "longDateTime")],
     ["Referencia", receipt.purchaseId],
   ];
   return {
