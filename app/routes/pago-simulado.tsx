@@ -1,4 +1,4 @@
-import { CreditCard, FlaskConical } from "lucide-react";
+import { CreditCard, FlaskConical, Undo2 } from "lucide-react";
 import { data, Form, redirect, useNavigation } from "react-router";
 import type { Route } from "./+types/pago-simulado";
 import { requireCustomer } from "~/features/accounts/session.server";
@@ -41,15 +41,19 @@ export async function loader({ request, params }: Route.LoaderArgs) {
   };
 }
 
-const outcomes = new Set<SimulatedOutcome>(["pay", "decline", "cancel"]);
 /** Like Stripe Checkout, a declined card can be retried on the same session. */
 const payable = (status: string) => status === "pending" || status === "failed";
 
+/** Which outcomes a purchase in each state can still have. */
+function allowed(outcome: string, status: string): outcome is SimulatedOutcome {
+  if (outcome === "refund") return status === "completed";
+  return ["pay", "decline", "cancel"].includes(outcome) && payable(status);
+}
+
 export async function action({ request, params }: Route.ActionArgs) {
   const { viewer, purchase } = await load(request, params.sessionId);
-  const outcome = String((await request.formData()).get("outcome")) as SimulatedOutcome;
-  if (!outcomes.has(outcome) || !payable(purchase.status))
-    return data({ declined: false }, { status: 400 });
+  const outcome = String((await request.formData()).get("outcome"));
+  if (!allowed(outcome, purchase.status)) return data({ declined: false }, { status: 400 });
   for (const event of simulatedEvents(outcome, purchase, viewer.email)) {
     const status = await deliverToWebhook(event);
     if (status !== 200) return data({ declined: false }, { status: 502 });
@@ -57,6 +61,7 @@ export async function action({ request, params }: Route.ActionArgs) {
   if (outcome === "pay")
     return redirect(`/pago-exitoso?service=${encodeURIComponent(purchase.serviceName)}`);
   if (outcome === "cancel") return redirect("/precios");
+  if (outcome === "refund") return redirect("/test-pagos");
   return { declined: true };
 }
 
@@ -93,6 +98,21 @@ export default function SimulatedCheckout({ loaderData, actionData }: Route.Comp
             <strong className="block">{paymentMessages.declined.title}</strong>
             {paymentMessages.declined.description}
           </p>
+        ) : null}
+        {loaderData.status === "completed" ? (
+          <Form method="post" className="mt-8">
+            <Button
+              type="submit"
+              name="outcome"
+              value="refund"
+              variant="secondary"
+              className="w-full"
+              disabled={busy}
+            >
+              <Undo2 className="size-5" aria-hidden />
+              Simular reembolso
+            </Button>
+          </Form>
         ) : null}
         <Form method="post" className="mt-8 space-y-3">
           <Button

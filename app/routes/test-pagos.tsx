@@ -11,6 +11,7 @@ import { getDb } from "~/platform/db/database.server";
 import { purchases } from "~/platform/db/schema";
 import { RefreshButton } from "~/ui/refresh-button";
 import { EmptyTableRow } from "~/ui/empty-table-row";
+import { formatDate } from "~/ui/dates";
 
 export const meta: Route.MetaFunction = ({ matches }) =>
   pageMeta(matches, {
@@ -38,7 +39,6 @@ export async function loader({ request }: Route.LoaderArgs) {
 }
 
 const shortId = (value: string | null) => (value ? `${value.slice(0, 12)}…` : "—");
-const dateFormat = new Intl.DateTimeFormat("es-ES", { dateStyle: "short", timeStyle: "short" });
 
 const stripeDashboardLinks = [
   { href: "https://dashboard.stripe.com/test/payments", label: "Panel de Stripe" },
@@ -130,6 +130,17 @@ export default function PaymentTest({ loaderData }: Route.ComponentProps) {
                 <td className="px-4 py-3">{formatPrice(row.price)}</td>
                 <td className="px-4 py-3">
                   {purchaseStatusLabel(row.status)}
+                  {provider === "Simulado" &&
+                  row.provider === "simulated" &&
+                  row.status === "completed" &&
+                  row.checkoutSessionId ? (
+                    <Link
+                      to={`/pago-simulado/${row.checkoutSessionId}`}
+                      className="mt-1 block text-xs font-semibold text-brand-700 underline"
+                    >
+                      Simular reembolso
+                    </Link>
+                  ) : null}
                   {row.status === "pending" && !row.paymentIntentId ? (
                     <span className="mt-1 flex items-center gap-1 text-xs text-amber-800">
                       <AlertTriangle className="size-3.5" aria-hidden />
@@ -138,7 +149,7 @@ export default function PaymentTest({ loaderData }: Route.ComponentProps) {
                   ) : null}
                 </td>
                 <td className="px-4 py-3 whitespace-nowrap">
-                  {dateFormat.format(new Date(row.createdAt))}
+                  {formatDate(row.createdAt, "shortDateTime")}
                 </td>
                 <td className="px-4 py-3 font-mono text-xs">{shortId(row.checkoutSessionId)}</td>
                 <td className="px-4 py-3 font-mono text-xs">{shortId(row.paymentIntentId)}</td>

@@ -37,6 +37,30 @@ test("a verified customer pays on the simulated checkout and sees the purchase c
   await expect(page.getByRole("main").getByText("Completado")).toBeVisible();
 });
 
+test("a simulated refund of a completed payment shows 'Reembolsado' and mails the customer", async ({
+  page,
+}) => {
+  const customer = await createVerifiedCustomer(page);
+  await buyFromServicePage(page, "/ciberseguridad");
+  await page.getByRole("button", { name: "Pagar", exact: true }).click();
+  await expect(page).toHaveURL(/\/pago-exitoso/);
+  expect(await purchaseStatusesOnTestPage(page)).toEqual(["completed"]);
+  await page.getByRole("link", { name: "Simular reembolso" }).click();
+  await page.getByRole("button", { name: "Simular reembolso" }).click();
+  await expect(page).toHaveURL(/\/test-pagos$/);
+  await expect(page.locator("tbody tr[data-status]")).toHaveAttribute("data-status", "refunded");
+  await expect(page.getByRole("link", { name: "Simular reembolso" })).toHaveCount(0);
+  await openPage(page, "/mi-cuenta");
+  await expect(page.getByRole("main").getByText("Reembolsado")).toBeVisible();
+  await openPage(page, "/dev/correo");
+  await expect(
+    page
+      .getByRole("link")
+      .filter({ hasText: `Para: ${customer.email}` })
+      .filter({ hasText: "Reembolso de tu compra: Ciberseguridad" }),
+  ).toBeVisible();
+});
+
 test("a declined payment ends failed", async ({ page }) => {
   await createVerifiedCustomer(page);
   await buyFromServicePage(page, "/desarrollo-web");

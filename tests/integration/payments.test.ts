@@ -10,6 +10,7 @@ import {
   mailOutbox,
   payments,
   purchases,
+  userActivityLog,
   users,
   webhookEvents,
 } from "~/platform/db/schema";
@@ -342,5 +343,129 @@ describe("the webhook", () => {
     expect(
       (await database.db.select().from(purchases).where(eq(purchases.id, purchase!.id)))[0]?.status,
     ).toBe("failed");
+  });
+});
+
+describe("refunds", () => {
+  /** A pending purchase of the signed-in customer. */
+  async function pendingPurchase(serviceId: string) {
+    unwrap(await startCheckout(post("/checkout", { serviceId }, verifiedCookie)));
+    const purchaseId = standIn.requests.at(-1)!.form.get("metadata[purchase_id]")!;
+    const [purchase] = await database.db
+      .select()
+      .from(purchases)
+      .where(eq(purchases.id, purchaseId));
+    return purchase!;
+  }
+
+  function chargeRefunded(id: string, paymentIntent: string, amount: number, refunded: number) {
+    return {
+      id,
+      object: "event",
+      type: "charge.refunded",
+      created: Math.floor(Date.now() / 1000),
+      livemode: false,
+      data: {
+        object: {
+          id: `ch_${id}`,
+          object: "charge",
+          amount,
+          amount_refunded: refunded,
+          refunded: refunded === amount,
+          currency: "eur",
+          payment_intent: paymentIntent,
+          metadata: {},
+        },
+      },
+    };
+  }
+
+  async function deliver(event: object) {
+    const { payload, header } = signed(event);
+    return handleWebhook(database.db, payload, header);
+  }
+
+  const customerTotals = async () =>
+    (
+      await database.db.select().from(customers).where(eq(customers.email, "pagador@example.com"))
+    )[0]!;
+
+  it("returns a fully refunded purchase once: status, payment, totals, activity and one mail", async () => {
+    const purchase = await pendingPurchase("4");
+    await deliver(
+      sessionEvent("evt_paid_for_refund", "checkout.session.completed", purchase, {
+        payment_status: "paid",
+        payment_intent: "pi_refund_full",
+      }),
+    );
+    const before = await customerTotals();
+
+    const partial = chargeRefunded("evt_partial", "pi_refund_full", 44_900, 10_000);
+    expect(await deliver(partial)).toEqual({ status: 200, body: "ok" });
+    const [stillPaid] = await database.db
+      .select()
+      .from(purchases)
+      .where(eq(purchases.id, purchase.id));
+    expect(stillPaid?.status).toBe("completed");
+
+    const full = chargeRefunded("evt_full", "pi_refund_full", 44_900, 44_900);
+    for (const event of [full, full, { ...full, id: "evt_full_again" }])
+      expect(await deliver(event)).toEqual({ status: 200, body: "ok" });
+
+    const [refunded] = await database.db
+      .select()
+      .from(purchases)
+      .where(eq(purchases.id, purchase.id));
+    expect(refunded?.status).toBe("refunded");
+    const [payment] = await database.db
+      .select()
+      .from(payments)
+      .where(eq(payments.purchaseId, purchase.id));
+    expect(payment).toMatchObject({ status: "refunded", amount: 44_900 });
+    expect(await customerTotals()).toMatchObject({
+      totalSpent: before.totalSpent - 44_900,
+      totalOrders: before.totalOrders - 1,
+    });
+    const activity = await database.db
+      .select()
+      .from(userActivityLog)
+      .where(eq(userActivityLog.activityType, "purchase_refunded"));
+    expect(activity).toHaveLength(1);
+    expect(activity[0]?.description).toBe("Compra reembolsada: Ciberseguridad");
+    const notices = await database.db
+      .select()
+      .from(mailOutbox)
+      .where(eq(mailOutbox.kind, "payment-refund"));
+    expect(notices).toHaveLength(1);
+    expect(notices[0]).toMatchObject({
+      recipient: "pagador@example.com",
+      subject: "Reembolso de tu compra: Ciberseguridad - Vértice Digital",
+    });
+    expect(notices[0]?.text).toContain("Importe reembolsado: 449€ (IVA incluido)");
+  });
+
+  it("sends back a refund that overtakes its payment, and applies it once the payment is in", async () => {
+    const purchase = await pendingPurchase("6");
+    const refund = chargeRefunded("evt_refund_early", "pi_refund_early", 79_900, 79_900);
+    // The charge names only its payment intent, which the completion records first; with
+    // the metadata a charge may carry, the purchase is found while still pending.
+    const early = {
+      ...refund,
+      data: { object: { ...refund.data.object, metadata: { purchase_id: purchase.id } } },
+    };
+    expect(await deliver(early)).toEqual({ status: 503, body: "Inténtalo más tarde" });
+    expect(
+      await database.db.select().from(webhookEvents).where(eq(webhookEvents.id, early.id)),
+    ).toHaveLength(0);
+
+    await deliver(
+      sessionEvent("evt_paid_after_refund", "checkout.session.completed", purchase, {
+        payment_status: "paid",
+        payment_intent: "pi_refund_early",
+      }),
+    );
+    expect(await deliver(early)).toEqual({ status: 200, body: "ok" });
+    const [after] = await database.db.select().from(purchases).where(eq(purchases.id, purchase.id));
+    expect(after?.status).toBe("refunded");
   });
 });

@@ -13,9 +13,14 @@ describe("purchase state machine", () => {
       expect(canMove("pending", to)).toBe(true);
   });
 
-  it("never moves a completed purchase, and never back to pending", () => {
-    for (const to of purchaseStatuses) expect(canMove("completed", to)).toBe(false);
+  it("moves a completed purchase only to refunded, a refunded one nowhere, and never back to pending", () => {
+    expect(purchaseStatuses.filter((to) => canMove("completed", to))).toEqual(["refunded"]);
+    for (const to of purchaseStatuses) expect(canMove("refunded", to)).toBe(false);
     for (const from of purchaseStatuses) expect(canMove(from, "pending")).toBe(false);
+  });
+
+  it("refunds only a completed purchase", () => {
+    expect(statusesBelow("refunded")).toEqual(["completed"]);
   });
 
   it("lets a failed attempt still complete (the customer retried on the same checkout)", () => {
@@ -43,7 +48,8 @@ describe("purchase state machine", () => {
   });
 
   it("shows an unknown status as pending", () => {
-    expect(purchaseStatusLabel("refunded")).toBe("Pendiente");
+    expect(purchaseStatusLabel("disputed")).toBe("Pendiente");
     expect(purchaseStatusLabel("completed")).toBe("Completado");
+    expect(purchaseStatusLabel("refunded")).toBe("Reembolsado");
   });
 });

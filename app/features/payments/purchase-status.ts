@@ -1,14 +1,31 @@
-/** Purchase states (spec section 4) and the one rule that moves them. */
-export const purchaseStatuses = ["pending", "failed", "cancelled", "completed"] as const;
+/**
+ * Purchase states (spec section 4, plus 'refunded': a completed payment returned in full) and
+ * the one rule that moves them.
+ */
+export const purchaseStatuses = [
+  "pending",
+  "failed",
+  "cancelled",
+  "completed",
+  "refunded",
+] as const;
 export type PurchaseStatus = (typeof purchaseStatuses)[number];
 
 /**
  * A purchase only ever moves up this order, so provider events applied in any order end in the
- * same state: a late 'failed' can never undo a completed payment.
+ * same state: a late 'failed' can never undo a completed payment. Only a completed payment can
+ * be refunded.
  */
-const rank: Record<PurchaseStatus, number> = { pending: 0, failed: 1, cancelled: 2, completed: 3 };
+const rank: Record<PurchaseStatus, number> = {
+  pending: 0,
+  failed: 1,
+  cancelled: 2,
+  completed: 3,
+  refunded: 4,
+};
 
 export function canMove(from: PurchaseStatus, to: PurchaseStatus): boolean {
+  if (to === "refunded") return from === "completed";
   return rank[to] > rank[from];
 }
 
@@ -22,6 +39,7 @@ export const purchaseStatusLabels: Record<PurchaseStatus, string> = {
   completed: "Completado",
   failed: "Fallido",
   cancelled: "Cancelado",
+  refunded: "Reembolsado",
 };
 
 /** Unknown values are shown as pending (spec section 4). */

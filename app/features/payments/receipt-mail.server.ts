@@ -8,29 +8,67 @@ type Receipt = {
   serviceName: string;
   amountCents: number;
   purchaseId: string;
+  /** When the payment was made, or returned. */
   paidAt: Date;
 };
 
-export function receiptMail(
-  receipt: Receipt,
-  context: { brandName: string; siteUrl: string },
-): OutgoingMail {
+type MailContext = { brandName: string; siteUrl: string };
+
+/** The receipt mailed once a payment completes. */
+export function receiptMail(receipt: Receipt, context: MailContext): OutgoingMail {
   const amount = formatPrice(receipt.amountCents);
+  return paymentMail(receipt, context, {
+    kind: "payment-receipt",
+    subject: `Recibo de tu compra: ${receipt.serviceName} - ${context.brandName}`,
+    preheader: `Pago de ${amount} recibido. Te contactamos en menos de 24 horas.`,
+    heading: "¡Gracias por tu compra!",
+    intro:
+      "Hemos recibido tu pago. Un especialista se pondrá en contacto contigo en menos de 24 horas para empezar.",
+    amountLabel: "Importe",
+  });
+}
+
+/** The notice mailed once a payment is refunded in full. */
+export function refundMail(refund: Receipt, context: MailContext): OutgoingMail {
+  const amount = formatPrice(refund.amountCents);
+  return paymentMail(refund, context, {
+    kind: "payment-refund",
+    subject: `Reembolso de tu compra: ${refund.serviceName} - ${context.brandName}`,
+    preheader: `Te hemos devuelto ${amount}.`,
+    heading: "Hemos reembolsado tu compra",
+    intro:
+      "Te hemos devuelto el importe completo a la tarjeta con la que pagaste. Según tu banco, puede tardar entre 5 y 10 días hábiles en aparecer.",
+    amountLabel: "Importe reembolsado",
+  });
+}
+
+function paymentMail(
+  payment: Receipt,
+  context: MailContext,
+  copy: {
+    kind: string;
+    subject: string;
+    preheader: string;
+    heading: string;
+    intro: string;
+    amountLabel: string;
+  },
+): OutgoingMail {
   const rows = [
-    ["Servicio", receipt.serviceName],
-    ["Importe", `${amount} (IVA incluido)`],
-    ["Fecha", formatDate(receipt.paidAt, "longDateTime")],
-    ["Referencia", receipt.purchaseId],
+    ["Servicio", payment.serviceName],
+    [copy.amountLabel, `${formatPrice(payment.amountCents)} (IVA incluido)`],
+    ["Fecha", formatDate(payment.paidAt, "longDateTime")],
+    ["Referencia", payment.purchaseId],
   ];
   return {
-    kind: "payment-receipt",
-    to: receipt.to,
-    subject: `Recibo de tu compra: ${receipt.serviceName} - ${context.brandName}`,
+    kind: copy.kind,
+    to: payment.to,
+    subject: copy.subject,
     html: renderMailLayout({
       ...context,
-      preheader: `Pago de ${amount} recibido. Te contactamos en menos de 24 horas.`,
-      bodyHtml: `<h1 style="font-size:20px;margin:0 0 16px;">¡Gracias por tu compra!</h1>
-<p>Hemos recibido tu pago. Un especialista se pondrá en contacto contigo en menos de 24 horas para empezar.</p>
+      preheader: copy.preheader,
+      bodyHtml: `<h1 style="font-size:20px;margin:0 0 16px;">${escapeHtml(copy.heading)}</h1>
+<p>${escapeHtml(copy.intro)}</p>
 <table role="presentation" cellpadding="0" cellspacing="0" style="width:100%;margin:16px 0;">${rows
         .map(
           ([label, value]) =>
@@ -40,9 +78,9 @@ export function receiptMail(
 <p>Puedes consultar tus compras en <a href="${escapeHtml(context.siteUrl)}/mi-cuenta" style="color:#1d41b0;">Mi Cuenta</a>.</p>`,
     }),
     text: [
-      "¡Gracias por tu compra!",
+      copy.heading,
       "",
-      "Hemos recibido tu pago. Un especialista se pondrá en contacto contigo en menos de 24 horas para empezar.",
+      copy.intro,
       "",
       ...rows.map(([label, value]) => `${label}: ${value}`),
       "",

@@ -10,7 +10,7 @@ import { stripeClient } from "./providers.server";
  * The local stand-in for Stripe Checkout: it produces the events Stripe would send, in Stripe's
  * JSON shapes, signed with the webhook secret, and posts them to our own webhook endpoint.
  */
-export type SimulatedOutcome = "pay" | "decline" | "cancel";
+export type SimulatedOutcome = "pay" | "decline" | "cancel" | "refund";
 
 type Purchase = typeof purchases.$inferSelect;
 
@@ -84,6 +84,23 @@ export function simulatedEvents(outcome: SimulatedOutcome, purchase: Purchase, e
           status: "requires_payment_method",
           metadata: { purchase_id: purchase.id, user_id: purchase.userId },
           last_payment_error: { code: "card_declined", message: "Your card was declined." },
+        }),
+      ];
+    case "refund":
+      // What Stripe sends when the staff refund a payment in full from its dashboard. Like
+      // Stripe's, the charge does not carry the checkout's metadata: only its payment intent.
+      return [
+        event("charge.refunded", {
+          id: id("ch"),
+          object: "charge",
+          amount: purchase.price,
+          amount_refunded: purchase.price,
+          currency: "eur",
+          paid: true,
+          refunded: true,
+          status: "succeeded",
+          payment_intent: purchase.paymentIntentId,
+          metadata: {},
         }),
       ];
     case "cancel":

@@ -14,7 +14,7 @@ import { getMailWorker } from "~/platform/mail/mailer.server";
 import { enqueueMails } from "~/platform/mail/outbox.server";
 import { statusesBelow, type PurchaseStatus } from "./purchase-status";
 import { stripeClient } from "./providers.server";
-import { receiptMail } from "./receipt-mail.server";
+import { receiptMail, refundMail } from "./receipt-mail.server";
 
 type Transaction = Parameters<Parameters<Database["transaction"]>[0]>[0];
 
@@ -45,36 +45,55 @@ export async function handleWebhook(
   } catch {
     return { status: 400, body: "Firma no válida" };
   }
-  const queuedMail = await db.transaction(async (tx) => {
-    const recorded = await tx
-      .insert(webhookEvents)
-      .values({
-        id: event.id,
-        type: event.type,
-        payload: event as unknown as Record<string, unknown>,
-      })
-      .onConflictDoNothing()
-      .returning({ id: webhookEvents.id });
-    if (recorded.length === 0) return false;
-    return applyEvent(tx, event);
-  });
+  let queuedMail: boolean;
+  try {
+    queuedMail = await db.transaction(async (tx) => {
+      const recorded = await tx
+        .insert(webhookEvents)
+        .values({
+          id: event.id,
+          type: event.type,
+          payload: event as unknown as Record<string, unknown>,
+        })
+        .onConflictDoNothing()
+        .returning({ id: webhookEvents.id });
+      if (recorded.length === 0) return false;
+      return applyEvent(tx, event);
+    });
+  } catch (error) {
+    if (!(error instanceof TooEarly)) throw error;
+    // Nothing was recorded: the provider delivers the event again later.
+    getLogger().info({ eventId: event.id, type: event.type }, error.message);
+    return { status: 503, body: "Inténtalo más tarde" };
+  }
   if (queuedMail) getMailWorker().wake();
   return { status: 200, body: "ok" };
 }
 
-/** The purchase an event is about: by checkout session id, or by the metadata we attached. */
+/** An event that cannot apply yet (it overtook the one before it); thrown to roll back. */
+class TooEarly extends Error {}
+
+/**
+ * The purchase an event is about: by checkout session id, by the metadata we attached, or (for
+ * a charge, which does not carry the payment's metadata) by its payment intent.
+ */
 async function findPurchase(tx: Transaction, event: Stripe.Event) {
   const object = event.data.object as {
     object?: string;
     id?: string;
     metadata?: Record<string, string> | null;
+    payment_intent?: string | { id: string } | null;
   };
+  const paymentIntentId =
+    typeof object.payment_intent === "string" ? object.payment_intent : object.payment_intent?.id;
   const condition =
     object.object === "checkout.session" && object.id
       ? eq(purchases.checkoutSessionId, object.id)
       : object.metadata?.purchase_id && /^[0-9a-f-]{36}$/.test(object.metadata.purchase_id)
         ? eq(purchases.id, object.metadata.purchase_id)
-        : undefined;
+        : object.object === "charge" && paymentIntentId
+          ? eq(purchases.paymentIntentId, paymentIntentId)
+          : undefined;
   if (!condition) return undefined;
   const [purchase] = await tx.select().from(purchases).where(condition).for("update");
   return purchase;
@@ -103,6 +122,8 @@ async function applyEvent(tx: Transaction, event: Stripe.Event): Promise<boolean
     case "checkout.session.expired":
       await moveTo(tx, purchase.id, "cancelled");
       return false;
+    case "charge.refunded":
+      return refundPurchase(tx, purchase, event.data.object);
     default:
       return false;
   }
@@ -189,6 +210,63 @@ async function completePurchase(
         amountCents: amount,
         purchaseId: purchase.id,
         paidAt: completedAt,
+      },
+      { brandName: company.brandName, siteUrl },
+    ),
+  ]);
+  return true;
+}
+
+/**
+ * A refund made in the provider's dashboard. Only a full refund returns the purchase; a partial
+ * one is logged for the staff. A refund that arrives before its payment's completion is sent
+ * back to be delivered again.
+ */
+async function refundPurchase(
+  tx: Transaction,
+  purchase: Purchase,
+  charge: Stripe.Charge,
+): Promise<boolean> {
+  if (!charge.refunded) {
+    getLogger().warn(
+      { purchaseId: purchase.id, refunded: charge.amount_refunded, amount: charge.amount },
+      "partial refund: the purchase stays completed",
+    );
+    return false;
+  }
+  if (purchase.status === "pending") throw new TooEarly("refund before its payment: retried");
+  const refundedAt = new Date();
+  if (!(await moveTo(tx, purchase.id, "refunded"))) return false;
+
+  const [payment] = await tx
+    .update(payments)
+    .set({ status: "refunded" })
+    .where(eq(payments.purchaseId, purchase.id))
+    .returning();
+  if (!payment) return false;
+  await tx
+    .update(customers)
+    .set({
+      totalSpent: sql`greatest(${customers.totalSpent} - ${payment.amount}, 0)`,
+      totalOrders: sql`greatest(${customers.totalOrders} - 1, 0)`,
+      updatedAt: refundedAt,
+    })
+    .where(eq(customers.email, payment.customerEmail));
+  await tx.insert(userActivityLog).values({
+    userId: purchase.userId,
+    activityType: "purchase_refunded",
+    description: `Compra reembolsada: ${purchase.serviceName}`,
+    metadata: { purchaseId: purchase.id, amount: payment.amount, currency: payment.currency },
+  });
+  const { company, siteUrl } = getConfig();
+  await enqueueMails(tx, [
+    refundMail(
+      {
+        to: payment.customerEmail,
+        serviceName: purchase.serviceName,
+        amountCents: payment.amount,
+        purchaseId: purchase.id,
+        paidAt: refundedAt,
       },
       { brandName: company.brandName, siteUrl },
     ),

@@ -200,7 +200,7 @@ export const purchases = pgTable(
     /** Catalogue price in cents at the time of purchase. */
     price: integer("price").notNull(),
     currency: text("currency").notNull().default("EUR"),
-    status: text("status", { enum: ["pending", "completed", "failed", "cancelled"] })
+    status: text("status", { enum: ["pending", "completed", "failed", "cancelled", "refunded"] })
       .notNull()
       .default("pending"),
     provider: text("provider", { enum: ["stripe", "simulated"] }).notNull(),
@@ -230,7 +230,7 @@ export const payments = pgTable(
     /** Amount charged, in cents. */
     amount: integer("amount").notNull(),
     currency: text("currency").notNull().default("EUR"),
-    status: text("status", { enum: ["pending", "completed", "failed"] }).notNull(),
+    status: text("status", { enum: ["pending", "completed", "failed", "refunded"] }).notNull(),
     createdAt: createdAt(),
   },
   (table) => [
