@@ -3,6 +3,7 @@ import { deriveKey } from "altcha-lib/algorithms/pbkdf2";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { resetConfigForTests } from "~/platform/config.server";
 import { newChallenge, verifyHumanCheck } from "~/platform/human-check/human-check.server";
+import { loader as challengeLoader } from "~/routes/api-altcha-challenge";
 import { setupTestDatabase } from "../support/test-database";
 
 setupTestDatabase();
@@ -47,6 +48,38 @@ describe("the human check", () => {
       (payload.challenge as { parameters: { cost: number } }).parameters.cost = 1;
     });
     expect(await verifyHumanCheck(cheaper)).toBe(false);
+  });
+
+  it("refuses, without throwing, fields of the wrong type in a crafted payload", async () => {
+    const crafted = [
+      (payload: { challenge: object; solution: object }) => {
+        (payload.challenge as { signature: unknown }).signature = { length: 64 };
+      },
+      (payload: { challenge: object; solution: object }) => {
+        (payload.challenge as { signature: unknown }).signature = Array(64).fill("a");
+      },
+      (payload: { challenge: object; solution: object }) => {
+        (payload.solution as { derivedKey: unknown }).derivedKey = 42;
+      },
+      (payload: { challenge: object; solution: object }) => {
+        (payload.challenge as { parameters: { salt: unknown } }).parameters.salt = ["x"];
+      },
+    ];
+    for (const tamper of crafted)
+      expect(await verifyHumanCheck(await solvedPayload(tamper))).toBe(false);
+  });
+
+  it("hands out challenges to one address only up to the per-address limit", async () => {
+    const challengeFor = async (clientAddress: string) =>
+      (await challengeLoader({
+        context: { clientAddress },
+      } as unknown as Parameters<typeof challengeLoader>[0])) as Response;
+    const statuses: number[] = [];
+    for (let request = 1; request <= 31; request++)
+      statuses.push((await challengeFor("203.0.113.9")).status);
+    expect(statuses.slice(0, 30)).toEqual(Array(30).fill(200));
+    expect(statuses[30]).toBe(429);
+    expect((await challengeFor("203.0.113.10")).status).toBe(200);
   });
 
   it("is skipped when HUMAN_CHECK=off", async () => {

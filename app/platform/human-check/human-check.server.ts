@@ -3,6 +3,7 @@ import { deriveKey } from "altcha-lib/algorithms/pbkdf2";
 import { getConfig } from "../config.server";
 import { getDb } from "../db/database.server";
 import { hitRateLimit } from "../security/rate-limit.server";
+import { z } from "../validation/zod";
 
 /**
  * Self-hosted proof of work (ALTCHA): the browser spends a fraction of a second per form, which
@@ -31,12 +32,30 @@ export function newChallenge(): Promise<Challenge> {
 
 type Payload = { challenge: Challenge; solution: Solution };
 
+const text = z.string().check(z.maxLength(1024));
+/**
+ * The fields the verifier reads, with their types: anything else in a crafted payload would make
+ * it throw. The parameters stay loose, because the signature covers all of them.
+ */
+const payloadSchema = z.object({
+  challenge: z.object({
+    parameters: z.looseObject({
+      algorithm: z.literal(ALGORITHM),
+      nonce: text,
+      salt: text,
+      cost: z.number(),
+      keyLength: z.number(),
+      keyPrefix: text,
+    }),
+    signature: text,
+  }),
+  solution: z.object({ counter: z.number(), derivedKey: text }),
+});
+
 function decodePayload(raw: string): Payload | undefined {
   try {
-    const value = JSON.parse(Buffer.from(raw, "base64").toString("utf8")) as Partial<Payload>;
-    if (!value.challenge?.parameters || !value.challenge.signature || !value.solution)
-      return undefined;
-    return value as Payload;
+    const parsed = payloadSchema.safeParse(JSON.parse(Buffer.from(raw, "base64").toString("utf8")));
+    return parsed.success ? (parsed.data as Payload) : undefined;
   } catch {
     return undefined;
   }
@@ -49,13 +68,19 @@ function decodePayload(raw: string): Payload | undefined {
 export async function verifyHumanCheck(raw: string | null | undefined): Promise<boolean> {
   if (!humanCheckEnabled()) return true;
   const payload = raw ? decodePayload(raw) : undefined;
-  if (!payload || payload.challenge.parameters.algorithm !== ALGORITHM) return false;
-  const result = await verifySolution({
-    challenge: payload.challenge,
-    solution: payload.solution,
-    deriveKey,
-    hmacSignatureSecret: getConfig().authSecret,
-  });
+  if (!payload) return false;
+  let result: Awaited<ReturnType<typeof verifySolution>>;
+  try {
+    result = await verifySolution({
+      challenge: payload.challenge,
+      solution: payload.solution,
+      deriveKey,
+      hmacSignatureSecret: getConfig().authSecret,
+    });
+  } catch {
+    // A well-typed payload the verifier still cannot read is simply not a valid solution.
+    return false;
+  }
   if (!result.verified || result.expired) return false;
   const firstUse = await hitRateLimit(getDb(), `altcha:${payload.challenge.signature}`, {
     limit: 1,
