@@ -2,12 +2,11 @@ import { ArrowLeft } from "lucide-react";
 import { Link } from "react-router";
 import type { Route } from "./+types/dev-correo-detail";
 import { pageMeta } from "~/features/seo/meta";
-import { getConfig } from "~/platform/config.server";
 import { getDb } from "~/platform/db/database.server";
-import { readDevMail } from "~/platform/mail/dev-mailbox.server";
+import { devMailboxOpenTo, readDevMail } from "~/platform/mail/dev-mailbox.server";
 
-export async function loader({ params }: Route.LoaderArgs) {
-  if (getConfig().isProduction) throw new Response("Not Found", { status: 404 });
+export async function loader({ params, context }: Route.LoaderArgs) {
+  if (!devMailboxOpenTo(context.clientAddress)) throw new Response("Not Found", { status: 404 });
   const mail = await readDevMail(getDb(), params.id);
   if (!mail) throw new Response("Not Found", { status: 404 });
   return { mail };

@@ -4,12 +4,11 @@ import type { Route } from "./+types/dev-correo";
 import { pageMeta } from "~/features/seo/meta";
 import { getConfig } from "~/platform/config.server";
 import { getDb } from "~/platform/db/database.server";
-import { listDevMails } from "~/platform/mail/dev-mailbox.server";
+import { devMailboxOpenTo, listDevMails } from "~/platform/mail/dev-mailbox.server";
 import { formatDate } from "~/ui/dates";
 
-export async function loader() {
-  // The dev mailbox shows every mail the site sent: it must never exist in production.
-  if (getConfig().isProduction) throw new Response("Not Found", { status: 404 });
+export async function loader({ context }: Route.LoaderArgs) {
+  if (!devMailboxOpenTo(context.clientAddress)) throw new Response("Not Found", { status: 404 });
   return { mails: await listDevMails(getDb()), smtpConfigured: Boolean(getConfig().smtpUrl) };
 }
 

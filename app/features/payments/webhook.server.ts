@@ -2,6 +2,7 @@ import { and, eq, inArray, sql } from "drizzle-orm";
 import type Stripe from "stripe";
 import { getConfig } from "~/platform/config.server";
 import type { Database } from "~/platform/db/client.server";
+import { isUuid } from "~/platform/db/ids";
 import {
   customers,
   payments,
@@ -89,7 +90,7 @@ async function findPurchase(tx: Transaction, event: Stripe.Event) {
   const condition =
     object.object === "checkout.session" && object.id
       ? eq(purchases.checkoutSessionId, object.id)
-      : object.metadata?.purchase_id && /^[0-9a-f-]{36}$/.test(object.metadata.purchase_id)
+      : isUuid(object.metadata?.purchase_id)
         ? eq(purchases.id, object.metadata.purchase_id)
         : object.object === "charge" && paymentIntentId
           ? eq(purchases.paymentIntentId, paymentIntentId)

@@ -1,7 +1,20 @@
 import { and, desc, eq } from "drizzle-orm";
+import { getConfig } from "../config.server";
 import type { Database } from "../db/client.server";
+import { isUuid } from "../db/ids";
 import { mailOutbox } from "../db/schema";
 import { extractLinks } from "./html";
+
+const LOOPBACK = new Set(["127.0.0.1", "::1", "::ffff:127.0.0.1"]);
+
+/**
+ * The dev mailbox holds every link the site mailed (sign-up, password reset): anyone who reads it
+ * can take over those accounts. It exists only in local mode, and only for a browser on the same
+ * machine, even though the server listens on every interface by default.
+ */
+export function devMailboxOpenTo(clientAddress: string): boolean {
+  return !getConfig().isProduction && LOOPBACK.has(clientAddress);
+}
 
 /** Mails delivered to the dev mailbox (no SMTP_URL), newest first. */
 export async function listDevMails(db: Database, limit = 200) {
@@ -19,7 +32,7 @@ export async function listDevMails(db: Database, limit = 200) {
 }
 
 export async function readDevMail(db: Database, id: string) {
-  if (!/^[0-9a-f-]{36}$/i.test(id)) return undefined;
+  if (!isUuid(id)) return undefined;
   const [mail] = await db
     .select()
     .from(mailOutbox)
