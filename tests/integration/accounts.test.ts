@@ -4,6 +4,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import {
   customerSignIn,
   requestPasswordReset,
+  resetPassword,
   signUp,
 } from "~/features/accounts/account-actions.server";
 import { getAuth } from "~/features/accounts/auth.server";
@@ -100,6 +101,21 @@ describe("sign-in limits", () => {
     expect(statuses.slice(0, 10)).toEqual(Array(10).fill(401));
     expect(statuses[10]).toBe(429);
     expect((await run(customerSignIn, { email: "known@example.com", password })).status).toBe(429);
+  });
+});
+
+describe("new-password limits", () => {
+  it("answer the 31st guessed reset token from one address within ten minutes with 429", async () => {
+    const guess = (attempt: number) =>
+      run(
+        resetPassword,
+        { token: `guess-${attempt}`, password, confirmPassword: password },
+        "203.0.113.77",
+      );
+    const statuses: number[] = [];
+    for (let attempt = 1; attempt <= 31; attempt++) statuses.push((await guess(attempt)).status);
+    expect(statuses.slice(0, 30)).toEqual(Array(30).fill(400));
+    expect(statuses[30]).toBe(429);
   });
 });
 

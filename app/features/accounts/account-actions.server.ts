@@ -190,12 +190,14 @@ export async function requestPasswordReset({ request, clientAddress }: ActionInp
   return data({ sent: true as const, email });
 }
 
-export async function resetPassword({ request }: ActionInput) {
+export async function resetPassword({ request, clientAddress }: ActionInput) {
   const form = await readForm(request);
   const parsed = form ? firstError(newPasswordSchema, form) : null;
   if (!parsed?.success) return fail(parsed?.error ?? "resetLinkInvalid", 400);
   const token = form?.token ?? "";
   if (!token) return fail("resetLinkInvalid", 400);
+  const tooMany = await limited("new-password", clientAddress);
+  if (tooMany) return tooMany;
   try {
     await (
       await getAuth()

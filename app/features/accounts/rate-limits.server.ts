@@ -3,9 +3,10 @@ import { getDb } from "~/platform/db/database.server";
 import { hitRateLimit, type RateLimitRule } from "~/platform/security/rate-limit.server";
 
 /** Abuse limits of the account actions: per client address and per account (e-mail). */
-export type AccountAction = "sign-in" | "sign-up" | "reset" | "resend";
+export type AccountAction = "sign-in" | "sign-up" | "reset" | "new-password" | "resend";
 
-const perAccount: Record<AccountAction, RateLimitRule> = {
+/** The new-password form names no account, only the mailed token: it is limited per address. */
+const perAccount: Record<Exclude<AccountAction, "new-password">, RateLimitRule> = {
   // The 11th wrong password for one account within a minute is refused.
   "sign-in": { limit: 10, windowMs: 60_000 },
   "sign-up": { limit: 3, windowMs: 60 * 60_000 },
@@ -26,7 +27,7 @@ export async function checkAccountLimits(
     windowMs: PER_ADDRESS_WINDOW_MS,
   });
   if (!byAddress.allowed) return byAddress.retryAfterSeconds;
-  if (email) {
+  if (email && action !== "new-password") {
     const byAccount = await hitRateLimit(db, `${action}:account:${email}`, perAccount[action]);
     if (!byAccount.allowed) return byAccount.retryAfterSeconds;
   }
