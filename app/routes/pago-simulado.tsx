@@ -52,7 +52,12 @@ function allowed(outcome: string, status: string): outcome is SimulatedOutcome {
 
 export async function action({ request, params }: Route.ActionArgs) {
   const { viewer, purchase } = await load(request, params.sessionId);
-  const outcome = String((await request.formData()).get("outcome"));
+  let outcome: string;
+  try {
+    outcome = String((await request.formData()).get("outcome"));
+  } catch {
+    return data({ declined: false }, { status: 400 });
+  }
   if (!allowed(outcome, purchase.status)) return data({ declined: false }, { status: 400 });
   for (const event of simulatedEvents(outcome, purchase, viewer.email)) {
     const status = await deliverToWebhook(event);

@@ -469,3 +469,23 @@ describe("refunds", () => {
     expect(after?.status).toBe("refunded");
   });
 });
+
+describe("checkout limits", () => {
+  it("answer a customer's 11th checkout within ten minutes with 429 and no new purchase", async () => {
+    const cookie = await customerSession("impaciente@example.com", true);
+    const statuses: number[] = [];
+    for (let attempt = 1; attempt <= 11; attempt++)
+      statuses.push(
+        unwrap(await startCheckout(post("/checkout", { serviceId: "4" }, cookie))).status,
+      );
+    expect(statuses.slice(0, 10)).toEqual(Array(10).fill(200));
+    expect(statuses[10]).toBe(429);
+    const [user] = await database.db
+      .select()
+      .from(users)
+      .where(eq(users.email, "impaciente@example.com"));
+    expect(
+      await database.db.select().from(purchases).where(eq(purchases.userId, user!.id)),
+    ).toHaveLength(10);
+  });
+});

@@ -6,13 +6,20 @@ import { getConfig } from "~/platform/config.server";
 import { getDb } from "~/platform/db/database.server";
 import { purchases } from "~/platform/db/schema";
 import { getLogger } from "~/platform/logger.server";
+import { hitRateLimit } from "~/platform/security/rate-limit.server";
 import type { PaymentMessage } from "./payment-messages";
 import { getPaymentProvider } from "./providers.server";
 
-export type CheckoutResult = { url: string } | { error: PaymentMessage; detail?: string };
+export type CheckoutResult = { url: string } | { error: PaymentMessage };
 
-const fail = (error: PaymentMessage, status: number, detail?: string) =>
-  data<CheckoutResult>({ error, detail }, { status });
+const fail = (error: PaymentMessage, status: number, headers?: HeadersInit) =>
+  data<CheckoutResult>({ error }, { status, headers });
+
+/**
+ * Each checkout writes a purchase and calls the provider's API: a customer starts at most this
+ * many in a window (a few retries and changes of mind are normal, hundreds are not).
+ */
+const CHECKOUTS_PER_CUSTOMER = { limit: 10, windowMs: 10 * 60_000 };
 
 /**
  * Starts a checkout for the service id in the form. Everything else (price, currency, name,
@@ -38,6 +45,9 @@ export async function startCheckout(request: Request) {
   if (provider.needsPriceId && !priceId) return fail("priceIdMissing", 400);
 
   const db = getDb();
+  const limit = await hitRateLimit(db, `checkout:user:${viewer.id}`, CHECKOUTS_PER_CUSTOMER);
+  if (!limit.allowed)
+    return fail("tooManyAttempts", 429, { "Retry-After": String(limit.retryAfterSeconds) });
   const [purchase] = await db
     .insert(purchases)
     .values({
@@ -71,6 +81,7 @@ export async function startCheckout(request: Request) {
       .update(purchases)
       .set({ status: "failed", updatedAt: new Date() })
       .where(eq(purchases.id, purchase!.id));
-    return fail("failed", 502, error instanceof Error ? error.message : undefined);
+    // The provider's own message names configuration (price ids, modes): it stays in the log.
+    return fail("failed", 502);
   }
 }

@@ -17,6 +17,11 @@ export const paymentMessages = {
     title: "Error al procesar el pago",
     description: "El servicio seleccionado no existe.",
   },
+  tooManyAttempts: {
+    title: "Demasiados intentos",
+    description:
+      "Has iniciado demasiados pagos seguidos. Espera unos minutos y vuelve a intentarlo.",
+  },
   declined: {
     title: "Pago rechazado",
     description: "Tu banco ha rechazado el pago. Puedes intentarlo de nuevo.",

@@ -163,7 +163,7 @@ function ReadyToPay({
       const message = paymentMessages[handled.error];
       void showToast("error", {
         title: message.title,
-        description: handled.detail ?? ("description" in message ? message.description : undefined),
+        description: "description" in message ? message.description : undefined,
       });
     }
   }, [handled]);
