@@ -63,6 +63,9 @@ describe("a contact enquiry", () => {
     expect(confirmation?.to).toMatchObject({ text: "ana@example.com" });
     expect(confirmation?.html).toContain("Ciberseguridad");
     expect(confirmation?.text).toContain("menos de 24 horas");
+    // Anyone can type any address: the visitor's own text never goes to it.
+    expect(confirmation?.text).not.toContain("auditoría");
+    expect(String(confirmation?.html)).not.toContain("auditoría");
     const rows = await database.db.select().from(mailOutbox);
     expect(rows.map((row) => [row.status, row.deliveredVia])).toEqual([
       ["sent", "smtp"],

@@ -44,7 +44,11 @@ export function companyNotificationMail(enquiry: ContactInput, context: MailCont
   };
 }
 
-/** The confirmation to the visitor: 'Hemos recibido tu consulta - {brand}'. */
+/**
+ * The confirmation to the visitor: 'Hemos recibido tu consulta - {brand}'. It does not quote the
+ * message: anyone can type any address into the form, and a quoted message would let them send
+ * their own text to strangers from the company's domain.
+ */
 export function visitorConfirmationMail(enquiry: ContactInput, context: MailContext): OutgoingMail {
   const service = serviceCodeLabel(enquiry.service);
   const name = escapeHtml(enquiry.name);
@@ -58,8 +62,6 @@ export function visitorConfirmationMail(enquiry: ContactInput, context: MailCont
       preheader: "Te responderemos en menos de 24 horas.",
       bodyHtml: `<h1 style="font-size:20px;margin:0 0 16px;">¡Gracias por escribirnos, ${name}!</h1>
 <p>Hemos recibido tu consulta sobre <strong>${escapeHtml(service)}</strong>. Un especialista de ${escapeHtml(context.brandName)} la revisará y te responderá en menos de 24 horas laborables.</p>
-<p style="margin:24px 0 8px;color:#64748b;">Tu mensaje:</p>
-<blockquote style="margin:0;padding:12px 16px;background:#f8fafc;border-left:4px solid #1d41b0;">${escapeMultiline(enquiry.message)}</blockquote>
 <p style="margin-top:24px;">Si quieres añadir algo, responde a este correo.</p>
 <p>Un saludo,<br>El equipo de ${escapeHtml(context.brandName)}</p>`,
     }),
@@ -67,9 +69,6 @@ export function visitorConfirmationMail(enquiry: ContactInput, context: MailCont
       `¡Gracias por escribirnos, ${enquiry.name}!`,
       "",
       `Hemos recibido tu consulta sobre ${service}. Un especialista de ${context.brandName} la revisará y te responderá en menos de 24 horas laborables.`,
-      "",
-      "Tu mensaje:",
-      enquiry.message,
       "",
       "Si quieres añadir algo, responde a este correo.",
       "",
