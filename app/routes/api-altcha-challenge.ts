@@ -2,6 +2,7 @@ import type { Route } from "./+types/api-altcha-challenge";
 import { getConfig } from "~/platform/config.server";
 import { getDb } from "~/platform/db/database.server";
 import { humanCheckEnabled, newChallenge } from "~/platform/human-check/human-check.server";
+import { visitorKey } from "~/platform/security/client-address.server";
 import { hitRateLimit } from "~/platform/security/rate-limit.server";
 
 const WINDOW_MS = 10 * 60_000;
@@ -12,10 +13,14 @@ const WINDOW_MS = 10 * 60_000;
  */
 export async function loader({ context }: Route.LoaderArgs) {
   if (!humanCheckEnabled()) return new Response("Not Found", { status: 404 });
-  const limit = await hitRateLimit(getDb(), `altcha-challenge:ip:${context.clientAddress}`, {
-    limit: getConfig().authAddressRateLimit,
-    windowMs: WINDOW_MS,
-  });
+  const limit = await hitRateLimit(
+    getDb(),
+    `altcha-challenge:ip:${visitorKey(context.clientAddress)}`,
+    {
+      limit: getConfig().authAddressRateLimit,
+      windowMs: WINDOW_MS,
+    },
+  );
   if (!limit.allowed)
     return new Response("Demasiados intentos", {
       status: 429,

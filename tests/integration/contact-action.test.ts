@@ -95,4 +95,11 @@ describe("the contact action", () => {
     expect((await submit(valid, "198.51.100.1")).status).toBe(200);
     expect(await database.db.select().from(contactInquiries)).toHaveLength(6);
   });
+
+  it("counts a visitor who rotates IPv6 addresses within one /64 as one address", async () => {
+    const rotated = (i: number) => `2001:db8:77:1::${(i + 1).toString(16)}`;
+    for (let i = 0; i < 5; i++) expect((await submit(valid, rotated(i))).status).toBe(200);
+    expect((await submit(valid, rotated(5))).status).toBe(429);
+    expect((await submit(valid, "2001:db8:77:2::1")).status).toBe(200);
+  });
 });

@@ -1,5 +1,6 @@
 import { getConfig } from "~/platform/config.server";
 import { getDb } from "~/platform/db/database.server";
+import { visitorKey } from "~/platform/security/client-address.server";
 import { hitRateLimit, type RateLimitRule } from "~/platform/security/rate-limit.server";
 
 /** Abuse limits of the account actions: per client address and per account (e-mail). */
@@ -22,7 +23,7 @@ export async function checkAccountLimits(
   { clientAddress, email }: { clientAddress: string; email?: string },
 ): Promise<number | undefined> {
   const db = getDb();
-  const byAddress = await hitRateLimit(db, `${action}:ip:${clientAddress}`, {
+  const byAddress = await hitRateLimit(db, `${action}:ip:${visitorKey(clientAddress)}`, {
     limit: getConfig().authAddressRateLimit,
     windowMs: PER_ADDRESS_WINDOW_MS,
   });

@@ -3,6 +3,7 @@ import { getConfig } from "~/platform/config.server";
 import { getDb } from "~/platform/db/database.server";
 import { getLogger } from "~/platform/logger.server";
 import { getMailWorker } from "~/platform/mail/mailer.server";
+import { visitorKey } from "~/platform/security/client-address.server";
 import { hitRateLimit } from "~/platform/security/rate-limit.server";
 import type { ContactFieldError } from "./contact-schema";
 import { validateContact } from "./contact-schema";
@@ -55,7 +56,7 @@ export async function handleContactSubmission(request: Request, clientAddress: s
   }
   try {
     const db = getDb();
-    const limit = await hitRateLimit(db, `contact:${clientAddress}`, {
+    const limit = await hitRateLimit(db, `contact:${visitorKey(clientAddress)}`, {
       limit: getConfig().contactRateLimit,
       windowMs: RATE_LIMIT_WINDOW_MS,
     });
