@@ -8,6 +8,7 @@ import {
   signUp,
 } from "~/features/accounts/account-actions.server";
 import { getAuth } from "~/features/accounts/auth.server";
+import { getViewer, requireAdmin } from "~/features/accounts/session.server";
 import { getConfig } from "~/platform/config.server";
 import { mailOutbox, profiles, users } from "~/platform/db/schema";
 import { setupTestDatabase } from "../support/test-database";
@@ -199,5 +200,55 @@ describe("verification links", () => {
     expect(user?.emailVerified).toBe(true);
     const [profile] = await database.db.select().from(profiles).where(eq(profiles.id, user!.id));
     expect(profile?.emailConfirmed).toBe(true);
+  });
+});
+
+describe("the admin guard", () => {
+  /** A signed-in customer's session cookie. */
+  async function customerCookie(email: string) {
+    await createVerifiedUser(email);
+    await database.db.update(users).set({ emailVerified: true }).where(eq(users.email, email));
+    const signedIn = await customerSignInResponse(email);
+    return signedIn.headers
+      .getSetCookie()
+      .find((value) => value.includes("session_token="))!
+      .split(";")[0]!;
+  }
+
+  async function customerSignInResponse(email: string) {
+    const request = new Request(`${getConfig().siteUrl}/login-cliente`, {
+      method: "POST",
+      body: new URLSearchParams({ email, password }),
+      headers: { Origin: getConfig().siteUrl },
+    });
+    return (await customerSignIn({ request, clientAddress: "192.0.2.20" })) as Response;
+  }
+
+  async function openAdmin(cookie: string, fetchSite: string) {
+    const request = new Request(`${getConfig().siteUrl}/admin`, {
+      headers: { Cookie: cookie, "Sec-Fetch-Site": fetchSite },
+    });
+    try {
+      await requireAdmin(request);
+      throw new Error("a customer passed the admin guard");
+    } catch (answer) {
+      return answer as Response;
+    }
+  }
+
+  const signedIn = async (cookie: string) =>
+    Boolean(
+      (await getViewer(new Request(getConfig().siteUrl, { headers: { Cookie: cookie } }))).viewer,
+    );
+
+  it("turns a customer away from /admin, ending the session only for this site's own requests", async () => {
+    const cookie = await customerCookie("curioso@example.com");
+    const fromLink = await openAdmin(cookie, "cross-site");
+    expect(fromLink.headers.get("Location")).toBe("/login");
+    expect(await signedIn(cookie)).toBe(true);
+
+    const fromSite = await openAdmin(cookie, "same-origin");
+    expect(fromSite.headers.get("Location")).toBe("/login");
+    expect(await signedIn(cookie)).toBe(false);
   });
 });

@@ -54,7 +54,9 @@ export async function isAdmin(userId: string): Promise<boolean> {
 
 /**
  * Every admin loader and action calls this: no session goes to /login ('Debes iniciar sesión');
- * a session without the admin role is ended on the server ('Acceso denegado').
+ * a session without the admin role is ended on the server ('Acceso denegado'). Only when the
+ * visitor came from this site or typed the address: otherwise any other site could sign
+ * customers out with a link to /admin.
  */
 export async function requireAdmin(request: Request): Promise<Viewer> {
   const { viewer } = await getViewer(request);
@@ -66,7 +68,8 @@ export async function requireAdmin(request: Request): Promise<Viewer> {
     });
   }
   if (!(await isAdmin(viewer.id))) {
-    const headers = await signOutHeaders(request);
+    const fromElsewhere = request.headers.get("Sec-Fetch-Site") === "cross-site";
+    const headers = fromElsewhere ? new Headers() : await signOutHeaders(request);
     headers.append(
       "Set-Cookie",
       await flashHeader({ kind: "error", ...accountMessages.accessDenied }),
