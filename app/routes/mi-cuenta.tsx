@@ -6,7 +6,7 @@ import { requireCustomer } from "~/features/accounts/session.server";
 import { formatPrice } from "~/features/catalogue/services";
 import { purchaseStatusLabel } from "~/features/payments/purchase-status";
 import { getDb } from "~/platform/db/database.server";
-import { purchases } from "~/platform/db/schema";
+import { profiles, purchases } from "~/platform/db/schema";
 import { pageMeta } from "~/features/seo/meta";
 import { Button, ButtonLink } from "~/ui/button";
 import { formatDate } from "~/ui/dates";
@@ -21,17 +21,21 @@ export const meta: Route.MetaFunction = ({ matches }) =>
 
 export async function loader({ request }: Route.LoaderArgs) {
   const viewer = await requireCustomer(request);
-  const latest = await getDb()
-    .select()
-    .from(purchases)
-    .where(eq(purchases.userId, viewer.id))
-    .orderBy(desc(purchases.createdAt))
-    .limit(5);
-  return { viewer, purchases: latest };
+  const db = getDb();
+  const [latest, [profile]] = await Promise.all([
+    db
+      .select()
+      .from(purchases)
+      .where(eq(purchases.userId, viewer.id))
+      .orderBy(desc(purchases.createdAt))
+      .limit(5),
+    db.select({ fullName: profiles.fullName }).from(profiles).where(eq(profiles.id, viewer.id)),
+  ]);
+  return { viewer, fullName: profile?.fullName ?? null, purchases: latest };
 }
 
 export default function Account({
-  loaderData: { viewer, purchases: latest },
+  loaderData: { viewer, fullName, purchases: latest },
 }: Route.ComponentProps) {
   return (
     <section className="mx-auto max-w-5xl px-4 py-12 sm:px-6">
@@ -41,7 +45,7 @@ export default function Account({
             <UserRound className="size-7" aria-hidden />
           </span>
           <div>
-            <h1 className="text-2xl font-bold tracking-tight">Mi Cuenta</h1>
+            <h1 className="text-2xl font-bold tracking-tight">{fullName ?? "Mi Cuenta"}</h1>
             <p className="text-slate-600">{viewer.email}</p>
             <p className="text-sm text-slate-500">
               Miembro desde {formatDate(viewer.createdAt, "monthYear")}

@@ -1,5 +1,6 @@
 import AxeBuilder from "@axe-core/playwright";
 import type { Page } from "@playwright/test";
+import { createVerifiedCustomer } from "./accounts-helpers";
 import { expect, openPage, publicPaths, test } from "./fixtures";
 
 async function seriousViolations(page: Page) {
@@ -53,4 +54,12 @@ test.describe("with the cookie banner and the purchase dialog open", () => {
     await expect(page.getByRole("dialog", { name: "Registro Requerido" })).toBeVisible();
     expect(await seriousViolations(page)).toEqual([]);
   });
+});
+
+test("the customer area has no serious or critical axe violations", async ({ page }) => {
+  await createVerifiedCustomer(page);
+  for (const path of ["/mi-cuenta", "/perfil", "/test-pagos"]) {
+    await openPage(page, path);
+    expect(await seriousViolations(page), path).toEqual([]);
+  }
 });

@@ -211,3 +211,38 @@ test("the customer area and the profile send anonymous visitors to /login-client
     await expect(page).toHaveURL(/\/login-cliente$/);
   }
 });
+
+test("a customer edits the profile, sees it on Mi Cuenta, and asks for a password-change mail", async ({
+  page,
+}) => {
+  const customer = await createVerifiedCustomer(page);
+  await openPage(page, "/perfil");
+  const form = page.getByRole("form", { name: "Datos del perfil" });
+  await expect(page.getByText("Email verificado")).toBeVisible();
+  await expect(page.getByLabel("Email")).toHaveValue(customer.email);
+
+  await form.getByLabel("Teléfono").fill("llámame");
+  await form.getByRole("button", { name: "Guardar" }).click();
+  await expect(toast(page, "Teléfono no válido")).toBeVisible();
+
+  await form.getByLabel("Nombre completo").fill("Ana Prueba");
+  await form.getByLabel("Teléfono").fill("+34 600 111 222");
+  await form.getByLabel("Biografía").fill("Hola, equipo");
+  await expect(form.getByText("12/500")).toBeVisible();
+  await form.getByRole("button", { name: "Guardar" }).click();
+  await expect(toast(page, "Perfil actualizado")).toBeVisible();
+
+  await openPage(page, "/perfil");
+  await expect(form.getByLabel("Nombre completo")).toHaveValue("Ana Prueba");
+  await expect(form.getByLabel("Teléfono")).toHaveValue("+34 600 111 222");
+  await expect(form.getByLabel("Biografía")).toHaveValue("Hola, equipo");
+  await form.getByRole("link", { name: "Cancelar" }).click();
+  await expect(page).toHaveURL(/\/mi-cuenta$/);
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText("Ana Prueba");
+
+  await openPage(page, "/perfil");
+  await page.getByRole("button", { name: "Cambiar contraseña" }).click();
+  await expect(toast(page, "Revisa tu correo para cambiar la contraseña")).toBeVisible();
+  const links = await linksOfLatestMail(page, customer.email, /^Restablece tu contraseña/);
+  expect(links.some((href) => href.includes("/api/auth/reset-password/"))).toBe(true);
+});

@@ -3,6 +3,7 @@ import { eq, like } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import {
   customerSignIn,
+  profileAction,
   requestPasswordReset,
   resetPassword,
   signUp,
@@ -250,5 +251,87 @@ describe("the admin guard", () => {
     const fromSite = await openAdmin(cookie, "same-origin");
     expect(fromSite.headers.get("Location")).toBe("/login");
     expect(await signedIn(cookie)).toBe(false);
+  });
+});
+
+describe("the profile", () => {
+  async function viewerOf(email: string, verified: boolean) {
+    await createVerifiedUser(email);
+    await database.db.update(users).set({ emailVerified: verified }).where(eq(users.email, email));
+    const [user] = await database.db.select().from(users).where(eq(users.email, email));
+    return {
+      id: user!.id,
+      email,
+      emailVerified: verified,
+      createdAt: user!.createdAt.toISOString(),
+    };
+  }
+
+  const submit = (viewer: Awaited<ReturnType<typeof viewerOf>>, fields: Record<string, string>) =>
+    run((input) => profileAction(input, viewer), fields);
+
+  const profileOf = async (id: string) =>
+    (await database.db.select().from(profiles).where(eq(profiles.id, id)))[0]!;
+
+  it("saves the customer's own fields, trimmed, empty ones as null", async () => {
+    const viewer = await viewerOf("perfil@example.com", true);
+    const answer = await submit(viewer, {
+      intent: "save",
+      fullName: "  Ana García ",
+      phone: "+34 600 000 000",
+      company: "",
+      bio: "Tienda online de cerámica.",
+      // Not a profile field: ignored, whatever the client sends.
+      email: "otra@example.com",
+    });
+    expect(answer).toEqual({ status: 302, body: "/perfil" });
+    expect(await profileOf(viewer.id)).toMatchObject({
+      fullName: "Ana García",
+      phone: "+34 600 000 000",
+      company: null,
+      bio: "Tienda online de cerámica.",
+      email: "perfil@example.com",
+    });
+  });
+
+  it("refuses a bad field with its message and keeps what was saved", async () => {
+    const viewer = await viewerOf("perfil2@example.com", true);
+    await submit(viewer, { intent: "save", fullName: "Luis" });
+    expect(await submit(viewer, { intent: "save", fullName: "Otro", phone: "llámame" })).toEqual({
+      status: 400,
+      body: { error: "phoneInvalid" },
+    });
+    expect(await submit(viewer, { intent: "save", bio: "b".repeat(501) })).toMatchObject({
+      status: 400,
+      body: { error: "bioTooLong" },
+    });
+    expect((await profileOf(viewer.id)).fullName).toBe("Luis");
+    expect(await submit(viewer, { intent: "borrar-todo" })).toMatchObject({ status: 400 });
+  });
+
+  it("mails a password link to the signed-in address, and a verification link only when unverified", async () => {
+    const verified = await viewerOf("perfil3@example.com", true);
+    expect(await submit(verified, { intent: "password" })).toEqual({
+      status: 302,
+      body: "/perfil",
+    });
+    expect(await submit(verified, { intent: "verify" })).toEqual({ status: 302, body: "/perfil" });
+    const unverified = await viewerOf("perfil4@example.com", false);
+    expect(await submit(unverified, { intent: "verify" })).toEqual({
+      status: 302,
+      body: "/perfil",
+    });
+    const subjectsTo = async (recipient: string) =>
+      (await database.db.select().from(mailOutbox).where(eq(mailOutbox.recipient, recipient)))
+        .map((mail) => mail.subject)
+        .sort();
+    const sent3 = await subjectsTo("perfil3@example.com");
+    expect(sent3.filter((subject) => subject.startsWith("Restablece tu contraseña"))).toHaveLength(
+      1,
+    );
+    // Sign-up sent one verification mail; the verified customer asked again and got none.
+    expect(sent3.filter((subject) => subject.startsWith("Confirma tu email"))).toHaveLength(1);
+    const sent4 = await subjectsTo("perfil4@example.com");
+    expect(sent4.filter((subject) => subject.startsWith("Confirma tu email"))).toHaveLength(2);
   });
 });

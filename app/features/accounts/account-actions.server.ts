@@ -1,7 +1,7 @@
 import { eq } from "drizzle-orm";
 import { data, redirect } from "react-router";
 import { getDb } from "~/platform/db/database.server";
-import { users } from "~/platform/db/schema";
+import { profiles, users } from "~/platform/db/schema";
 import { flashHeader } from "~/platform/http/flash.server";
 import { HUMAN_CHECK_FIELD, verifyHumanCheck } from "~/platform/human-check/human-check.server";
 import { getLogger } from "~/platform/logger.server";
@@ -9,6 +9,7 @@ import {
   accountMessages,
   firstError,
   newPasswordSchema,
+  profileSchema,
   recoverySchema,
   signInSchema,
   signUpSchema,
@@ -21,6 +22,7 @@ import {
   pendingVerificationCookie,
   revokeSessionToken,
   signOutHeaders,
+  type Viewer,
 } from "./session.server";
 
 /** What a failed account form gets back: the message to show, and where to go next if any. */
@@ -235,4 +237,60 @@ export async function resendVerification({ request, clientAddress }: ActionInput
 
 export async function signOut({ request }: { request: Request }) {
   return redirectWithFlash("/", "signedOut", await signOutHeaders(request), "info");
+}
+
+/** The profile page's form: its own fields, or one of the two mails it can ask for. */
+export async function profileAction({ request, clientAddress }: ActionInput, viewer: Viewer) {
+  const form = await readForm(request);
+  switch (form?.intent) {
+    case "save":
+      return saveProfile(form, viewer);
+    case "verify":
+      return mailForProfile(viewer, clientAddress, "resend");
+    case "password":
+      return mailForProfile(viewer, clientAddress, "reset");
+    default:
+      return fail("profileSaveFailed", 400);
+  }
+}
+
+async function saveProfile(form: Record<string, string>, viewer: Viewer) {
+  const parsed = firstError(profileSchema, form);
+  if (!parsed.success) return fail(parsed.error, 400);
+  // Empty fields are stored as null: "not given", as for an account that never filled them.
+  const values = Object.fromEntries(
+    Object.entries(parsed.data).map(([field, value]) => [field, value || null]),
+  ) as { [Field in keyof typeof parsed.data]: string | null };
+  try {
+    await getDb()
+      .insert(profiles)
+      .values({ id: viewer.id, email: viewer.email, ...values })
+      .onConflictDoUpdate({ target: profiles.id, set: { ...values, updatedAt: new Date() } });
+  } catch (error) {
+    getLogger().error({ err: error }, "saving a profile failed");
+    return fail("profileSaveFailed", 503);
+  }
+  return redirectWithFlash("/perfil", "profileSaved");
+}
+
+/** A new verification link, or a link to choose a new password, for the signed-in address. */
+async function mailForProfile(viewer: Viewer, clientAddress: string, mail: "resend" | "reset") {
+  const tooMany = await limited(mail, clientAddress, viewer.email);
+  if (tooMany) return tooMany;
+  if (mail === "resend" && viewer.emailVerified) return redirect("/perfil");
+  try {
+    const auth = await getAuth();
+    if (mail === "resend")
+      await auth.api.sendVerificationEmail({
+        body: { email: viewer.email, callbackURL: VERIFY_CALLBACK },
+      });
+    else
+      await auth.api.requestPasswordReset({
+        body: { email: viewer.email, redirectTo: RESET_CALLBACK },
+      });
+  } catch (error) {
+    getLogger().error({ err: error, mail }, "a mail asked for on the profile page failed");
+    return fail("resetMailFailed", 503);
+  }
+  return redirectWithFlash("/perfil", mail === "resend" ? "resendSent" : "passwordChangeMailSent");
 }

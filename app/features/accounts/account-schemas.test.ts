@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import {
   firstError,
   newPasswordSchema,
+  profileSchema,
   recoverySchema,
   signInSchema,
   signUpSchema,
@@ -84,5 +85,34 @@ describe("the other account forms", () => {
       success: false,
       error: "passwordMismatch",
     });
+  });
+});
+
+describe("the profile", () => {
+  const profileError = (values: Record<string, unknown>) => {
+    const result = firstError(profileSchema, values);
+    return result.success ? undefined : result.error;
+  };
+
+  it("accepts every field empty or missing, and trims what is given", () => {
+    expect(firstError(profileSchema, {})).toEqual({
+      success: true,
+      data: { fullName: "", phone: "", company: "", bio: "" },
+    });
+    expect(
+      firstError(profileSchema, { fullName: "  Ana García ", phone: " +34 (91) 123-45-67 " }),
+    ).toMatchObject({
+      success: true,
+      data: { fullName: "Ana García", phone: "+34 (91) 123-45-67" },
+    });
+  });
+
+  it("refuses over-long fields and a phone with letters, each with its own message", () => {
+    expect(profileError({ fullName: "a".repeat(101) })).toBe("fullNameTooLong");
+    expect(profileError({ phone: "llámame" })).toBe("phoneInvalid");
+    expect(profileError({ phone: "1".repeat(31) })).toBe("phoneInvalid");
+    expect(profileError({ company: "c".repeat(101) })).toBe("companyTooLong");
+    expect(profileError({ bio: "b".repeat(500) })).toBeUndefined();
+    expect(profileError({ bio: "b".repeat(501) })).toBe("bioTooLong");
   });
 });

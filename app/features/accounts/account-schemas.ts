@@ -3,6 +3,8 @@ import { z } from "~/platform/validation/zod";
 /** Rules and Spanish messages of the account forms (spec sections 5 and 8), client and server. */
 export const PASSWORD_LIMITS = { min: 8, max: 100 } as const;
 export const EMAIL_MAX = 255;
+/** Profile fields; the bio's limit is the counter the form shows. */
+export const PROFILE_LIMITS = { fullName: 100, phone: 30, company: 100, bio: 500 } as const;
 const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
 export type Toast = { title: string; description?: string };
@@ -85,6 +87,28 @@ export const accountMessages = {
     description: "Pulsa «Reenviar Email» para recibir un enlace nuevo.",
   },
   signedOut: { title: "Sesión cerrada" },
+  profileSaved: {
+    title: "Perfil actualizado",
+    description: "Tus cambios se han guardado correctamente",
+  },
+  profileSaveFailed: { title: "Error al guardar", description: "Por favor, inténtalo de nuevo." },
+  fullNameTooLong: {
+    title: "Nombre demasiado largo",
+    description: `El nombre no puede superar los ${PROFILE_LIMITS.fullName} caracteres.`,
+  },
+  phoneInvalid: {
+    title: "Teléfono no válido",
+    description: `Usa solo números, espacios y los signos + ( ) -, hasta ${PROFILE_LIMITS.phone} caracteres.`,
+  },
+  companyTooLong: {
+    title: "Empresa demasiado larga",
+    description: `El nombre de la empresa no puede superar los ${PROFILE_LIMITS.company} caracteres.`,
+  },
+  bioTooLong: {
+    title: "Biografía demasiado larga",
+    description: `La biografía no puede superar los ${PROFILE_LIMITS.bio} caracteres.`,
+  },
+  passwordChangeMailSent: { title: "Revisa tu correo para cambiar la contraseña" },
   tooManyAttempts: {
     title: "Demasiados intentos",
     description:
@@ -140,6 +164,19 @@ export const recoverySchema = z.object({ email: emailField });
 export const newPasswordSchema = z
   .object({ password: newPasswordField, confirmPassword: confirmationField })
   .check(passwordsMatch);
+
+const optionalText = (max: number, error: AccountMessage) =>
+  z._default(z.string(), "").check(z.trim(), z.maxLength(max, stop(error)));
+
+/** The editable profile (spec: full name, phone, optional company, bio); every field may be empty. */
+export const profileSchema = z.object({
+  fullName: optionalText(PROFILE_LIMITS.fullName, "fullNameTooLong"),
+  phone: optionalText(PROFILE_LIMITS.phone, "phoneInvalid").check(
+    z.regex(/^[+\d\s().-]*$/, stop("phoneInvalid")),
+  ),
+  company: optionalText(PROFILE_LIMITS.company, "companyTooLong"),
+  bio: optionalText(PROFILE_LIMITS.bio, "bioTooLong"),
+});
 
 /** The first failure of a parse, as the code of its message (the form shows it as a toast). */
 export function firstError<T>(
