@@ -21,6 +21,8 @@ export default [
   route("actualizar-password", "routes/actualizar-password.tsx"),
   route("cerrar-sesion", "routes/cerrar-sesion.tsx"),
   route("mi-cuenta", "routes/mi-cuenta.tsx"),
+  route("mi-cuenta/exportar", "routes/mi-cuenta-exportar.ts"),
+  route("mi-cuenta/eliminar", "routes/mi-cuenta-eliminar.ts"),
   route("perfil", "routes/perfil.tsx"),
   route("admin", "routes/admin.tsx"),
   route("test-pagos", "routes/test-pagos.tsx"),

@@ -7,6 +7,7 @@ import { formatPrice } from "~/features/catalogue/services";
 import { purchaseStatusLabel } from "~/features/payments/purchase-status";
 import { getDb } from "~/platform/db/database.server";
 import { profiles, purchases } from "~/platform/db/schema";
+import { AccountDataSection } from "~/features/privacy/account-data-section";
 import { pageMeta } from "~/features/seo/meta";
 import { Button, ButtonLink } from "~/ui/button";
 import { formatDate } from "~/ui/dates";
@@ -105,6 +106,7 @@ export default function Account({
           </ul>
         </section>
       )}
+      <AccountDataSection />
     </section>
   );
 }

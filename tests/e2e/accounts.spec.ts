@@ -246,3 +246,28 @@ test("a customer edits the profile, sees it on Mi Cuenta, and asks for a passwor
   const links = await linksOfLatestMail(page, customer.email, /^Restablece tu contraseña/);
   expect(links.some((href) => href.includes("/api/auth/reset-password/"))).toBe(true);
 });
+
+test("a customer exports their data and then deletes the account for good", async ({ page }) => {
+  const customer = await createVerifiedCustomer(page);
+  await openPage(page, "/mi-cuenta");
+  const settings = page.getByRole("region", { name: "Configuración y privacidad" });
+  const download = page.waitForEvent("download");
+  await settings.getByRole("link", { name: "Exportar mis datos" }).click();
+  const file = await download;
+  expect(file.suggestedFilename()).toMatch(/^vertice-digital-mis-datos-.+\.json$/);
+  await expect(toast(page, "Datos exportados correctamente")).toBeVisible();
+
+  await settings.getByText("Eliminar cuenta", { exact: true }).last().click();
+  const confirm = settings.getByRole("button", { name: "Eliminar definitivamente" });
+  await expect(confirm).toBeDisabled();
+  await settings.getByLabel("Escribe ELIMINAR para confirmar").fill("eliminar");
+  await expect(confirm).toBeDisabled();
+  await settings.getByLabel("Escribe ELIMINAR para confirmar").fill("ELIMINAR");
+  await confirm.click();
+  await expect(page).toHaveURL(/\/$/);
+  await expect(toast(page, "Cuenta eliminada correctamente")).toBeVisible();
+  await expect(nav(page).getByRole("link", { name: "Entrar" })).toBeVisible();
+
+  await signIn(page, customer.email, customer.password);
+  await expect(page.getByRole("alert")).toContainText("Email o contraseña incorrectos");
+});

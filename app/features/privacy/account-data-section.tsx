@@ -1,0 +1,141 @@
+import { Download, ShieldCheck, Trash2 } from "lucide-react";
+import { useRef, useState, type MouseEvent } from "react";
+import { Form, useNavigation } from "react-router";
+import { Button, buttonClasses } from "~/ui/button";
+import { showToast } from "~/ui/toast";
+import { useHydrated } from "~/ui/use-hydrated";
+import { accountDataMessages, dataRights, DELETE_CONFIRMATION } from "./account-data-messages";
+
+const EXPORT_URL = "/mi-cuenta/exportar";
+const DELETE_URL = "/mi-cuenta/eliminar";
+
+/** Mi Cuenta's 'Configuración': the customer's data rights, the export and the deletion. */
+export function AccountDataSection() {
+  return (
+    <section
+      id="configuracion"
+      aria-labelledby="configuracion-title"
+      className="mt-8 rounded-2xl bg-white p-6 shadow-sm ring-1 ring-slate-200"
+    >
+      <h2 id="configuracion-title" className="flex items-center gap-2 text-xl font-semibold">
+        <ShieldCheck className="size-5 text-brand-600" aria-hidden />
+        Configuración y privacidad
+      </h2>
+      <p className="mt-2 text-sm text-slate-600">Tus derechos sobre tus datos personales (RGPD):</p>
+      <dl className="mt-4 space-y-3 text-sm">
+        {dataRights.map((right) => (
+          <div key={right.name}>
+            <dt className="font-semibold text-ink">{right.name}</dt>
+            <dd className="text-slate-600">{right.how}</dd>
+          </div>
+        ))}
+      </dl>
+      <div className="mt-6 flex flex-wrap gap-3">
+        <ExportLink />
+      </div>
+      <AccountDeletion />
+    </section>
+  );
+}
+
+/**
+ * A plain download link, which works without JavaScript; with it, the file is fetched first so
+ * the customer hears whether the export worked.
+ */
+function ExportLink() {
+  const [busy, setBusy] = useState(false);
+  const download = async (event: MouseEvent<HTMLAnchorElement>) => {
+    event.preventDefault();
+    setBusy(true);
+    try {
+      const response = await fetch(EXPORT_URL, { credentials: "same-origin" });
+      if (!response.ok) throw new Error(`export answered ${response.status}`);
+      const name = /filename="([^"]+)"/.exec(response.headers.get("Content-Disposition") ?? "");
+      const url = URL.createObjectURL(await response.blob());
+      const link = Object.assign(document.createElement("a"), {
+        href: url,
+        download: name?.[1] ?? "mis-datos.json",
+      });
+      link.click();
+      URL.revokeObjectURL(url);
+      void showToast("success", accountDataMessages.exported);
+    } catch {
+      void showToast("error", accountDataMessages.exportFailed);
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <a
+      href={EXPORT_URL}
+      download
+      onClick={download}
+      aria-disabled={busy}
+      className={buttonClasses({ variant: "secondary" })}
+    >
+      <Download className="size-4" aria-hidden />
+      {busy ? "Exportando..." : "Exportar mis datos"}
+    </a>
+  );
+}
+
+/**
+ * A disclosure that opens the confirmation (it works without JavaScript, with the server
+ * checking the word); with JavaScript, the final button waits until ELIMINAR is typed.
+ */
+function AccountDeletion() {
+  const [typed, setTyped] = useState("");
+  const interactive = useHydrated();
+  const disclosure = useRef<HTMLDetailsElement>(null);
+  const deleting = useNavigation().formAction === DELETE_URL;
+  const cancel = () => {
+    if (disclosure.current) disclosure.current.open = false;
+    setTyped("");
+  };
+  return (
+    <div className="mt-8 border-t border-slate-200 pt-6">
+      <h3 className="font-semibold text-red-800">Eliminar cuenta</h3>
+      <p className="mt-1 text-sm text-slate-600">
+        Se borrarán tu cuenta, tu perfil y tus sesiones. Esta acción no se puede deshacer.
+      </p>
+      <details ref={disclosure} className="group mt-4">
+        <summary
+          className={`${buttonClasses({ variant: "secondary" })} cursor-pointer list-none text-red-700 group-open:hidden [&::-webkit-details-marker]:hidden`}
+        >
+          <Trash2 className="size-4" aria-hidden />
+          Eliminar cuenta
+        </summary>
+        <Form
+          method="post"
+          action={DELETE_URL}
+          className="rounded-xl bg-red-50 p-5 ring-1 ring-red-200"
+          aria-label="Confirmar eliminación de la cuenta"
+        >
+          <p className="font-semibold text-red-900">¿Seguro que quieres eliminar tu cuenta?</p>
+          <label className="mt-3 block text-sm text-red-900">
+            Escribe {DELETE_CONFIRMATION} para confirmar
+            <input
+              name="confirmation"
+              value={typed}
+              onChange={(event) => setTyped(event.currentTarget.value)}
+              autoComplete="off"
+              className="mt-1 block w-full rounded-lg border-0 bg-white px-3 py-2.5 text-ink ring-1 ring-red-300 ring-inset focus:ring-2 focus:ring-red-600 focus:ring-inset"
+            />
+          </label>
+          <div className="mt-4 flex flex-wrap gap-3">
+            <Button type="button" variant="ghost" onClick={cancel}>
+              Cancelar
+            </Button>
+            <Button
+              type="submit"
+              className="bg-red-700 hover:bg-red-800"
+              disabled={(interactive && typed !== DELETE_CONFIRMATION) || deleting}
+            >
+              {deleting ? "Eliminando..." : "Eliminar definitivamente"}
+            </Button>
+          </div>
+        </Form>
+      </details>
+    </div>
+  );
+}

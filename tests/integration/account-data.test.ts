@@ -1,0 +1,138 @@
+import { eq } from "drizzle-orm";
+import { describe, expect, it } from "vitest";
+import { customerSignIn, signUp } from "~/features/accounts/account-actions.server";
+import { getViewer } from "~/features/accounts/session.server";
+import { exportAccountData, exportFileName } from "~/features/privacy/account-data.server";
+import { getConfig } from "~/platform/config.server";
+import { profiles, purchases, sessions, users } from "~/platform/db/schema";
+import { action as deleteAccount } from "~/routes/mi-cuenta-eliminar";
+import { loader as exportLoader } from "~/routes/mi-cuenta-exportar";
+import { setupTestDatabase } from "../support/test-database";
+
+const database = setupTestDatabase();
+const password = "contraseña-de-prueba";
+
+function post(path: string, fields: Record<string, string>, cookie = "") {
+  return new Request(`${getConfig().siteUrl}${path}`, {
+    method: "POST",
+    body: new URLSearchParams(fields),
+    headers: { Cookie: cookie, Origin: getConfig().siteUrl },
+  });
+}
+
+/** A verified, signed-in customer with a profile and one completed purchase. */
+async function customer(email: string) {
+  await signUp({
+    request: post("/registro", { email, password, confirmPassword: password }),
+    clientAddress: "192.0.2.30",
+  });
+  await database.db.update(users).set({ emailVerified: true }).where(eq(users.email, email));
+  const signedIn = (await customerSignIn({
+    request: post("/login-cliente", { email, password }),
+    clientAddress: "192.0.2.30",
+  })) as Response;
+  const cookie = signedIn.headers
+    .getSetCookie()
+    .find((value) => value.includes("session_token="))!
+    .split(";")[0]!;
+  const [user] = await database.db.select().from(users).where(eq(users.email, email));
+  await database.db
+    .update(profiles)
+    .set({ fullName: "Ana García", phone: "+34 600 000 000" })
+    .where(eq(profiles.id, user!.id));
+  await database.db.insert(purchases).values({
+    userId: user!.id,
+    serviceId: 4,
+    serviceName: "Ciberseguridad",
+    price: 44_900,
+    status: "completed",
+    provider: "simulated",
+    completedAt: new Date(),
+  });
+  return { cookie, userId: user!.id };
+}
+
+const viewerOf = async (cookie: string) =>
+  (await getViewer(new Request(getConfig().siteUrl, { headers: { Cookie: cookie } }))).viewer;
+
+describe("the data export", () => {
+  it("holds the account, profile, purchases and totals of the customer, and no one else's", async () => {
+    const ana = await customer("exporta@example.com");
+    await customer("otra-persona@example.com");
+    const data = await exportAccountData((await viewerOf(ana.cookie))!);
+    expect(data.cuenta).toMatchObject({ email: "exporta@example.com", emailVerificado: true });
+    expect(data.perfil).toEqual({
+      nombreCompleto: "Ana García",
+      telefono: "+34 600 000 000",
+      empresa: null,
+      biografia: null,
+    });
+    expect(data.compras).toHaveLength(1);
+    expect(data.compras[0]).toMatchObject({
+      servicio: "Ciberseguridad",
+      importe: 449,
+      estado: "completed",
+    });
+    expect(data.estadisticas).toEqual({ compras: 1, comprasCompletadas: 1, totalGastado: 449 });
+    expect(JSON.stringify(data)).not.toContain("otra-persona@example.com");
+  });
+
+  it("downloads as a JSON attachment named after the brand and the moment", async () => {
+    const { cookie } = await customer("descarga@example.com");
+    const response = (await exportLoader({
+      request: new Request(`${getConfig().siteUrl}/mi-cuenta/exportar`, {
+        headers: { Cookie: cookie },
+      }),
+    } as unknown as Parameters<typeof exportLoader>[0])) as Response;
+    expect(response.status).toBe(200);
+    expect(response.headers.get("Content-Disposition")).toMatch(
+      /^attachment; filename="vertice-digital-mis-datos-\d{4}-\d\d-\d\dT\d\d-\d\d-\d\d-\d{3}Z\.json"$/,
+    );
+    expect(((await response.json()) as { cuenta: { email: string } }).cuenta.email).toBe(
+      "descarga@example.com",
+    );
+    expect(exportFileName(new Date("2026-11-22T10:20:30.456Z"))).toBe(
+      "vertice-digital-mis-datos-2026-11-22T10-20-30-456Z.json",
+    );
+  });
+});
+
+describe("account deletion", () => {
+  const remove = (cookie: string, confirmation: string) =>
+    deleteAccount({
+      request: post("/mi-cuenta/eliminar", { confirmation }, cookie),
+    } as unknown as Parameters<typeof deleteAccount>[0]) as Promise<Response>;
+
+  it("needs the exact word ELIMINAR and otherwise changes nothing", async () => {
+    const { cookie, userId } = await customer("duda@example.com");
+    for (const word of ["", "eliminar", "ELIMINAR ", "BORRAR"]) {
+      const answer = await remove(cookie, word);
+      expect(answer.headers.get("Location")).toBe("/mi-cuenta#configuracion");
+    }
+    expect(await database.db.select().from(users).where(eq(users.id, userId))).toHaveLength(1);
+    expect(await viewerOf(cookie)).not.toBeNull();
+  });
+
+  it("erases the account, profile and sessions, keeps the purchase unlinked, and signs out", async () => {
+    const { cookie, userId } = await customer("adios@example.com");
+    const answer = await remove(cookie, "ELIMINAR");
+    expect(answer.status).toBe(302);
+    expect(answer.headers.get("Location")).toBe("/");
+    const cookies = answer.headers.getSetCookie().join("\n");
+    expect(cookies).toMatch(/session_token=;/);
+    expect(cookies).toContain("vd_flash=");
+    expect(await database.db.select().from(users).where(eq(users.id, userId))).toHaveLength(0);
+    expect(await database.db.select().from(profiles).where(eq(profiles.id, userId))).toHaveLength(
+      0,
+    );
+    expect(
+      await database.db.select().from(sessions).where(eq(sessions.userId, userId)),
+    ).toHaveLength(0);
+    const kept = await database.db
+      .select()
+      .from(purchases)
+      .where(eq(purchases.serviceName, "Ciberseguridad"));
+    expect(kept.some((purchase) => purchase.userId === null)).toBe(true);
+    expect(await viewerOf(cookie)).toBeNull();
+  });
+});
