@@ -25,6 +25,7 @@ export default [
   route("mi-cuenta/eliminar", "routes/mi-cuenta-eliminar.ts"),
   route("perfil", "routes/perfil.tsx"),
   route("admin", "routes/admin.tsx"),
+  route("admin/exportar", "routes/admin-exportar.ts"),
   route("test-pagos", "routes/test-pagos.tsx"),
   route("checkout", "routes/checkout.ts"),
   route("pago-simulado/:sessionId", "routes/pago-simulado.tsx"),

@@ -1,16 +1,21 @@
-import { desc } from "drizzle-orm";
-import { LogOut } from "lucide-react";
-import { Form } from "react-router";
+import { LogOut, Search } from "lucide-react";
+import { Form, Link } from "react-router";
 import type { Route } from "./+types/admin";
 import { requireAdmin } from "~/features/accounts/session.server";
-import { serviceCodeLabel } from "~/features/catalogue/services";
+import { dashboardFigures, listTab } from "~/features/admin/admin-data.server";
+import { AdminListingTable, PaymentsTable } from "~/features/admin/admin-tables";
+import {
+  adminTabs,
+  adminViewFrom,
+  paymentFilters,
+  type AdminView,
+} from "~/features/admin/admin-tabs";
+import { formatPrice } from "~/features/catalogue/services";
 import { pageMeta } from "~/features/seo/meta";
 import { getDb } from "~/platform/db/database.server";
-import { contactInquiries } from "~/platform/db/schema";
 import { Button } from "~/ui/button";
+import { DownloadLink } from "~/ui/download-link";
 import { RefreshButton } from "~/ui/refresh-button";
-import { EmptyTableRow } from "~/ui/empty-table-row";
-import { formatDate } from "~/ui/dates";
 
 export const meta: Route.MetaFunction = ({ matches }) =>
   pageMeta(matches, {
@@ -22,22 +27,21 @@ export const meta: Route.MetaFunction = ({ matches }) =>
 
 export async function loader({ request }: Route.LoaderArgs) {
   const admin = await requireAdmin(request);
-  const inquiries = await getDb()
-    .select()
-    .from(contactInquiries)
-    .orderBy(desc(contactInquiries.createdAt))
-    .limit(20);
-  return { admin, inquiries };
+  const view = adminViewFrom(new URL(request.url));
+  const db = getDb();
+  if (view.tab === "dashboard")
+    return { admin, view, dashboard: await dashboardFigures(db), listing: null };
+  return { admin, view, dashboard: null, listing: await listTab(db, { ...view, tab: view.tab }) };
 }
 
-/** The first view of the admin panel: the latest enquiries. The full panel is its own issue. */
 export default function AdminPanel({ loaderData }: Route.ComponentProps) {
+  const { admin, view, dashboard, listing } = loaderData;
   return (
     <section className="mx-auto max-w-6xl px-4 py-10 sm:px-6">
       <div className="flex flex-wrap items-center justify-between gap-4">
         <div>
           <h1 className="text-3xl font-bold tracking-tight">Panel de Administración</h1>
-          <p className="text-slate-600">{loaderData.admin.email}</p>
+          <p className="text-slate-600">{admin.email}</p>
         </div>
         <div className="flex gap-2">
           <RefreshButton label="Actualizar" />
@@ -49,42 +53,121 @@ export default function AdminPanel({ loaderData }: Route.ComponentProps) {
           </Form>
         </div>
       </div>
-      <h2 className="mt-10 text-xl font-semibold">Últimas consultas</h2>
-      <div className="mt-4 overflow-x-auto rounded-xl ring-1 ring-slate-200">
-        <table className="w-full text-left text-sm">
-          <thead className="bg-slate-50">
-            <tr>
-              <th scope="col" className="px-4 py-3 font-semibold">
-                Fecha
-              </th>
-              <th scope="col" className="px-4 py-3 font-semibold">
-                Nombre
-              </th>
-              <th scope="col" className="px-4 py-3 font-semibold">
-                Email
-              </th>
-              <th scope="col" className="px-4 py-3 font-semibold">
-                Servicio
-              </th>
-            </tr>
-          </thead>
-          <tbody className="divide-y divide-slate-200">
-            {loaderData.inquiries.map((inquiry) => (
-              <tr key={inquiry.id}>
-                <td className="px-4 py-3 whitespace-nowrap">
-                  {formatDate(inquiry.createdAt, "shortDateTime")}
-                </td>
-                <td className="px-4 py-3">{inquiry.name}</td>
-                <td className="px-4 py-3">{inquiry.email}</td>
-                <td className="px-4 py-3">{serviceCodeLabel(inquiry.service)}</td>
-              </tr>
-            ))}
-            {loaderData.inquiries.length === 0 ? (
-              <EmptyTableRow columns={4}>Todavía no hay consultas.</EmptyTableRow>
-            ) : null}
-          </tbody>
-        </table>
-      </div>
+      <AdminTabs current={view.tab} />
+      {dashboard ? (
+        <Dashboard figures={dashboard} />
+      ) : listing ? (
+        <>
+          <ListControls view={view} />
+          <AdminListingTable listing={listing} />
+        </>
+      ) : null}
     </section>
+  );
+}
+
+/** Links, not buttons: each tab has its own address, and switching clears search and filter. */
+function AdminTabs({ current }: { current: AdminView["tab"] }) {
+  return (
+    <nav aria-label="Secciones del panel" className="mt-8 border-b border-slate-200">
+      <ul className="-mb-px flex flex-wrap gap-1">
+        {adminTabs.map((tab) => (
+          <li key={tab.id}>
+            <Link
+              to={tab.id === "dashboard" ? "/admin" : `/admin?tab=${tab.id}`}
+              aria-current={tab.id === current ? "page" : undefined}
+              className={`inline-block border-b-2 px-4 py-2 text-sm font-semibold ${
+                tab.id === current
+                  ? "border-brand-600 text-brand-700"
+                  : "border-transparent text-slate-600 hover:text-ink"
+              }`}
+            >
+              {tab.label}
+            </Link>
+          </li>
+        ))}
+      </ul>
+    </nav>
+  );
+}
+
+function ListControls({ view }: { view: AdminView }) {
+  const exportQuery = new URLSearchParams({ tab: view.tab, q: view.search, estado: view.status });
+  return (
+    <div className="mt-6 flex flex-wrap items-end justify-between gap-4">
+      {/* Keyed by the view: another tab starts with an empty search, as the spec asks. */}
+      <Form
+        key={exportQuery.toString()}
+        method="get"
+        className="flex flex-wrap items-end gap-3"
+        role="search"
+      >
+        <input type="hidden" name="tab" value={view.tab} />
+        <label className="text-sm font-medium text-ink">
+          Buscar
+          <input
+            type="search"
+            name="q"
+            defaultValue={view.search}
+            maxLength={100}
+            className="mt-1 block w-64 rounded-lg border-0 px-3 py-2 ring-1 ring-slate-300 ring-inset focus:ring-2 focus:ring-brand-600"
+          />
+        </label>
+        {view.tab === "pagos" ? (
+          <label className="text-sm font-medium text-ink">
+            Estado
+            <select
+              name="estado"
+              defaultValue={view.status}
+              className="mt-1 block rounded-lg border-0 px-3 py-2 ring-1 ring-slate-300 ring-inset"
+            >
+              {paymentFilters.map((filter) => (
+                <option key={filter.value} value={filter.value}>
+                  {filter.label}
+                </option>
+              ))}
+            </select>
+          </label>
+        ) : null}
+        <Button type="submit" variant="secondary">
+          <Search className="size-4" aria-hidden />
+          Buscar
+        </Button>
+      </Form>
+      <DownloadLink
+        href={`/admin/exportar?${exportQuery.toString()}`}
+        label="Exportar CSV"
+        busyLabel="Exportando..."
+        fallbackName={`${view.tab}.csv`}
+        succeeded={{ title: "CSV exportado" }}
+        failed={{ title: "Error al exportar", description: "Por favor, inténtalo de nuevo." }}
+      />
+    </div>
+  );
+}
+
+function Dashboard({
+  figures,
+}: {
+  figures: NonNullable<Route.ComponentProps["loaderData"]["dashboard"]>;
+}) {
+  const cards = [
+    { label: "Ingresos", value: formatPrice(figures.revenueCents, { cents: "always" }) },
+    { label: "Pedidos", value: String(figures.orders) },
+    { label: "Usuarios", value: String(figures.users) },
+  ];
+  return (
+    <>
+      <dl className="mt-6 grid gap-4 sm:grid-cols-3">
+        {cards.map((card) => (
+          <div key={card.label} className="rounded-xl bg-white p-5 shadow-sm ring-1 ring-slate-200">
+            <dt className="text-sm text-slate-500">{card.label}</dt>
+            <dd className="mt-1 text-2xl font-bold text-ink">{card.value}</dd>
+          </div>
+        ))}
+      </dl>
+      <h2 className="mt-10 text-xl font-semibold">Últimos pagos</h2>
+      <PaymentsTable rows={figures.latestPayments} caption="Últimos pagos" />
+    </>
   );
 }

@@ -63,3 +63,20 @@ test("the customer area has no serious or critical axe violations", async ({ pag
     expect(await seriousViolations(page), path).toEqual([]);
   }
 });
+
+test("the admin panel's tabs have no serious or critical axe violations", async ({ page }) => {
+  await openPage(page, "/login");
+  await page.getByLabel("Usuario").fill("admin@verticedigital.es");
+  await page.getByLabel("Contraseña").fill("admin-password-e2e");
+  await page.getByRole("button", { name: "Iniciar Sesión" }).click();
+  await expect(page).toHaveURL(/\/admin$/);
+  for (const path of [
+    "/admin",
+    "/admin?tab=consultas",
+    "/admin?tab=pagos",
+    "/admin?tab=usuarios",
+  ]) {
+    await openPage(page, path);
+    expect(await seriousViolations(page), path).toEqual([]);
+  }
+});

@@ -201,6 +201,52 @@ test.describe("admin panel", () => {
     await expect(toast(page, "Bienvenido, admin@verticedigital.es")).toBeVisible();
     await expect(page.getByRole("button", { name: "Actualizar" })).toBeVisible();
   });
+
+  test("the admin reads the dashboard, finds an enquiry, answers it by mail and exports the CSV", async ({
+    page,
+  }) => {
+    const name = `Consulta ${Date.now()}`;
+    await openPage(page, "/contacto");
+    const form = page.getByRole("form", { name: "Formulario de contacto" });
+    await form.getByLabel("Nombre completo").fill(name);
+    await form.getByLabel("Email").fill("visitante@example.com");
+    await form.getByLabel("Servicio de interés").selectOption({ label: "Ciberseguridad" });
+    await form.getByLabel("Mensaje").fill("Quiero revisar la seguridad de mi tienda.");
+    await form.getByRole("button", { name: "Enviar consulta" }).click();
+    await expect(toast(page, "¡Mensaje enviado!")).toBeVisible();
+
+    await openPage(page, "/admin/exportar?tab=consultas");
+    await expect(page).toHaveURL(/\/login$/);
+    await page.getByLabel("Usuario").fill("admin@verticedigital.es");
+    await page.getByLabel("Contraseña").fill("admin-password-e2e");
+    await page.getByRole("button", { name: "Iniciar Sesión" }).click();
+    await expect(page).toHaveURL(/\/admin$/);
+    await expect(page.getByText("Ingresos")).toBeVisible();
+    await expect(page.getByRole("heading", { name: "Últimos pagos" })).toBeVisible();
+
+    const sections = page.getByRole("navigation", { name: "Secciones del panel" });
+    await sections.getByRole("link", { name: "Consultas" }).click();
+    await expect(page).toHaveURL(/tab=consultas/);
+    await page.getByRole("searchbox", { name: "Buscar" }).fill(name);
+    await page.getByRole("button", { name: "Buscar" }).click();
+    const rows = page.locator("tbody tr");
+    await expect(rows).toHaveCount(1);
+    await rows.getByText("Ver consulta").click();
+    await expect(rows.getByText("Quiero revisar la seguridad de mi tienda.")).toBeVisible();
+    await expect(rows.getByRole("link", { name: "Responder" })).toHaveAttribute(
+      "href",
+      /^mailto:visitante@example\.com\?subject=/,
+    );
+
+    const download = page.waitForEvent("download");
+    await page.getByRole("link", { name: "Exportar CSV" }).click();
+    expect((await download).suggestedFilename()).toMatch(/^consultas-\d{4}-\d\d-\d\d\.csv$/);
+    await expect(toast(page, "CSV exportado")).toBeVisible();
+
+    await sections.getByRole("link", { name: "Pagos" }).click();
+    await expect(page.getByRole("searchbox", { name: "Buscar" })).toHaveValue("");
+    await expect(page.getByLabel("Estado")).toHaveValue("all");
+  });
 });
 
 test("the customer area and the profile send anonymous visitors to /login-cliente", async ({

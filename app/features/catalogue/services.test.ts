@@ -111,6 +111,11 @@ describe("formatPrice", () => {
     expect(formatPrice(1_250)).toBe("12,50€");
   });
 
+  it("always shows cents when asked, as the admin's revenue does", () => {
+    expect(formatPrice(1_234_500, { cents: "always" })).toBe("12.345,00€");
+    expect(formatPrice(7_905, { cents: "always" })).toBe("79,05€");
+  });
+
   it("writes every amount as es-ES Intl formatting does", () => {
     const wholeEuros = new Intl.NumberFormat("es-ES", { maximumFractionDigits: 0 });
     const withCents = new Intl.NumberFormat("es-ES", { minimumFractionDigits: 2 });

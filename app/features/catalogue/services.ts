@@ -289,13 +289,20 @@ function spanishDigits(whole: number): string {
   return digits.length < 5 ? digits : digits.replace(/\B(?=(\d{3})+$)/g, ".");
 }
 
-/** Whole euros without decimals, as the site shows prices (149€); cents when there are any (149,50€). */
-export function formatPrice(priceCents: number): string {
+/**
+ * Whole euros without decimals, as the site shows prices (149€); cents when there are any
+ * (149,50€), or always with `cents: "always"` (the admin's revenue: 149,00€).
+ */
+export function formatPrice(
+  priceCents: number,
+  { cents: showCents = "when-any" }: { cents?: "when-any" | "always" } = {},
+): string {
   const sign = priceCents < 0 ? "-" : "";
   const cents = Math.abs(Math.round(priceCents));
   const whole = spanishDigits(Math.floor(cents / 100));
   const rest = cents % 100;
-  return `${sign}${rest === 0 ? whole : `${whole},${String(rest).padStart(2, "0")}`}€`;
+  const withCents = rest !== 0 || showCents === "always";
+  return `${sign}${withCents ? `${whole},${String(rest).padStart(2, "0")}` : whole}€`;
 }
 
 /** The price line of a service page: 'Desde solo 149€'. */

@@ -1,8 +1,8 @@
-import { Download, ShieldCheck, Trash2 } from "lucide-react";
-import { useRef, useState, type MouseEvent } from "react";
+import { ShieldCheck, Trash2 } from "lucide-react";
+import { useRef, useState } from "react";
 import { Form, useNavigation } from "react-router";
 import { Button, buttonClasses } from "~/ui/button";
-import { showToast } from "~/ui/toast";
+import { DownloadLink } from "~/ui/download-link";
 import { useHydrated } from "~/ui/use-hydrated";
 import { accountDataMessages, dataRights, DELETE_CONFIRMATION } from "./account-data-messages";
 
@@ -31,51 +31,17 @@ export function AccountDataSection() {
         ))}
       </dl>
       <div className="mt-6 flex flex-wrap gap-3">
-        <ExportLink />
+        <DownloadLink
+          href={EXPORT_URL}
+          label="Exportar mis datos"
+          busyLabel="Exportando..."
+          fallbackName="mis-datos.json"
+          succeeded={accountDataMessages.exported}
+          failed={accountDataMessages.exportFailed}
+        />
       </div>
       <AccountDeletion />
     </section>
-  );
-}
-
-/**
- * A plain download link, which works without JavaScript; with it, the file is fetched first so
- * the customer hears whether the export worked.
- */
-function ExportLink() {
-  const [busy, setBusy] = useState(false);
-  const download = async (event: MouseEvent<HTMLAnchorElement>) => {
-    event.preventDefault();
-    setBusy(true);
-    try {
-      const response = await fetch(EXPORT_URL, { credentials: "same-origin" });
-      if (!response.ok) throw new Error(`export answered ${response.status}`);
-      const name = /filename="([^"]+)"/.exec(response.headers.get("Content-Disposition") ?? "");
-      const url = URL.createObjectURL(await response.blob());
-      const link = Object.assign(document.createElement("a"), {
-        href: url,
-        download: name?.[1] ?? "mis-datos.json",
-      });
-      link.click();
-      URL.revokeObjectURL(url);
-      void showToast("success", accountDataMessages.exported);
-    } catch {
-      void showToast("error", accountDataMessages.exportFailed);
-    } finally {
-      setBusy(false);
-    }
-  };
-  return (
-    <a
-      href={EXPORT_URL}
-      download
-      onClick={download}
-      aria-disabled={busy}
-      className={buttonClasses({ variant: "secondary" })}
-    >
-      <Download className="size-4" aria-hidden />
-      {busy ? "Exportando..." : "Exportar mis datos"}
-    </a>
   );
 }
 

@@ -1,0 +1,114 @@
+import { and, count, desc, eq, ilike, or, sum, type SQL } from "drizzle-orm";
+import type { Database } from "~/platform/db/client.server";
+import { contactInquiries, customers, payments, profiles, users } from "~/platform/db/schema";
+import type { AdminListTab, AdminView } from "./admin-tabs";
+
+/** Enough rows for a small company's screen; the CSV holds the same rows. */
+const LIST_LIMIT = 500;
+
+/** A case-insensitive "contains" over the given columns; the search's own % and _ are literal. */
+function matching(search: string, columns: Parameters<typeof ilike>[0][]): SQL | undefined {
+  if (!search) return undefined;
+  const pattern = `%${search.replace(/[\\%_]/g, (character) => `\\${character}`)}%`;
+  return or(...columns.map((column) => ilike(column, pattern)));
+}
+
+export async function dashboardFigures(db: Database) {
+  const [[revenue], [userCount], latestPayments] = await Promise.all([
+    db
+      .select({ cents: sum(payments.amount).mapWith(Number), orders: count() })
+      .from(payments)
+      .where(eq(payments.status, "completed")),
+    db.select({ users: count() }).from(users),
+    db.select().from(payments).orderBy(desc(payments.createdAt)).limit(5),
+  ]);
+  return {
+    revenueCents: revenue?.cents ?? 0,
+    orders: revenue?.orders ?? 0,
+    users: userCount?.users ?? 0,
+    latestPayments,
+  };
+}
+
+export function listInquiries(db: Database, { search }: AdminView) {
+  return db
+    .select()
+    .from(contactInquiries)
+    .where(
+      matching(search, [
+        contactInquiries.name,
+        contactInquiries.email,
+        contactInquiries.service,
+        contactInquiries.message,
+      ]),
+    )
+    .orderBy(desc(contactInquiries.createdAt))
+    .limit(LIST_LIMIT);
+}
+
+export function listPayments(db: Database, { search, status }: AdminView) {
+  return db
+    .select()
+    .from(payments)
+    .where(
+      and(
+        status === "all" ? undefined : eq(payments.status, status),
+        matching(search, [payments.customerEmail, payments.serviceName]),
+      ),
+    )
+    .orderBy(desc(payments.createdAt))
+    .limit(LIST_LIMIT);
+}
+
+export function listUsers(db: Database, { search }: AdminView) {
+  return db
+    .select({
+      id: users.id,
+      email: users.email,
+      fullName: profiles.fullName,
+      emailVerified: users.emailVerified,
+      createdAt: users.createdAt,
+    })
+    .from(users)
+    .leftJoin(profiles, eq(profiles.id, users.id))
+    .where(matching(search, [users.email, profiles.fullName]))
+    .orderBy(desc(users.createdAt))
+    .limit(LIST_LIMIT);
+}
+
+export function listCustomers(db: Database, { search }: AdminView) {
+  return db
+    .select()
+    .from(customers)
+    .where(matching(search, [customers.email, customers.name]))
+    .orderBy(desc(customers.createdAt))
+    .limit(LIST_LIMIT);
+}
+
+export type AdminLists = {
+  consultas: Awaited<ReturnType<typeof listInquiries>>;
+  pagos: Awaited<ReturnType<typeof listPayments>>;
+  usuarios: Awaited<ReturnType<typeof listUsers>>;
+  clientes: Awaited<ReturnType<typeof listCustomers>>;
+};
+
+/** The rows of a list tab, tagged with the tab so each keeps its own row type. */
+export type AdminListing = {
+  [Tab in AdminListTab]: { tab: Tab; rows: AdminLists[Tab] };
+}[AdminListTab];
+
+export async function listTab(
+  db: Database,
+  view: AdminView & { tab: AdminListTab },
+): Promise<AdminListing> {
+  switch (view.tab) {
+    case "consultas":
+      return { tab: view.tab, rows: await listInquiries(db, view) };
+    case "pagos":
+      return { tab: view.tab, rows: await listPayments(db, view) };
+    case "usuarios":
+      return { tab: view.tab, rows: await listUsers(db, view) };
+    case "clientes":
+      return { tab: view.tab, rows: await listCustomers(db, view) };
+  }
+}

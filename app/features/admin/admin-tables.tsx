@@ -1,0 +1,153 @@
+import { Mail } from "lucide-react";
+import type { ReactNode } from "react";
+import { formatPrice, serviceCodeLabel } from "~/features/catalogue/services";
+import { purchaseStatusLabel } from "~/features/payments/purchase-status";
+import { formatDate } from "~/ui/dates";
+import { EmptyTableRow } from "~/ui/empty-table-row";
+import type { AdminListing } from "./admin-data.server";
+
+type PaymentRow = Extract<AdminListing, { tab: "pagos" }>["rows"][number];
+
+function Table({
+  caption,
+  headers,
+  empty,
+  children,
+}: {
+  caption: string;
+  headers: string[];
+  empty: boolean;
+  children: ReactNode;
+}) {
+  return (
+    <div className="mt-4 overflow-x-auto rounded-xl ring-1 ring-slate-200">
+      <table className="w-full text-left text-sm">
+        <caption className="sr-only">{caption}</caption>
+        <thead className="bg-slate-50">
+          <tr>
+            {headers.map((header) => (
+              <th key={header} scope="col" className="px-4 py-3 font-semibold whitespace-nowrap">
+                {header}
+              </th>
+            ))}
+          </tr>
+        </thead>
+        <tbody className="divide-y divide-slate-200">
+          {children}
+          {empty ? (
+            <EmptyTableRow columns={headers.length}>No hay resultados.</EmptyTableRow>
+          ) : null}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
+const cellClasses = "px-4 py-3 align-top";
+
+export function PaymentsTable({ rows, caption }: { rows: PaymentRow[]; caption: string }) {
+  return (
+    <Table
+      caption={caption}
+      headers={["Fecha", "Email", "Servicio", "Importe", "Estado"]}
+      empty={rows.length === 0}
+    >
+      {rows.map((payment) => (
+        <tr key={payment.id} data-status={payment.status}>
+          <td className={`${cellClasses} whitespace-nowrap`}>
+            {formatDate(payment.createdAt, "shortDateTime")}
+          </td>
+          <td className={cellClasses}>{payment.customerEmail}</td>
+          <td className={cellClasses}>{payment.serviceName}</td>
+          <td className={`${cellClasses} whitespace-nowrap`}>
+            {formatPrice(payment.amount, { cents: "always" })}
+          </td>
+          <td className={cellClasses}>{purchaseStatusLabel(payment.status)}</td>
+        </tr>
+      ))}
+    </Table>
+  );
+}
+
+/** The rows of the list tab on screen. */
+export function AdminListingTable({ listing }: { listing: AdminListing }) {
+  switch (listing.tab) {
+    case "consultas":
+      return (
+        <Table
+          caption="Consultas"
+          headers={["Fecha", "Nombre", "Email", "Servicio", "Mensaje"]}
+          empty={listing.rows.length === 0}
+        >
+          {listing.rows.map((inquiry) => (
+            <tr key={inquiry.id}>
+              <td className={`${cellClasses} whitespace-nowrap`}>
+                {formatDate(inquiry.createdAt, "shortDateTime")}
+              </td>
+              <td className={cellClasses}>{inquiry.name}</td>
+              <td className={cellClasses}>{inquiry.email}</td>
+              <td className={cellClasses}>{serviceCodeLabel(inquiry.service)}</td>
+              <td className={cellClasses}>
+                {/* The spec's detail: customer, service, message and 'Responder'. */}
+                <details>
+                  <summary className="cursor-pointer font-semibold text-brand-700">
+                    Ver consulta
+                  </summary>
+                  <p className="mt-2 max-w-md whitespace-pre-line text-slate-700">
+                    {inquiry.message}
+                  </p>
+                  <a
+                    href={`mailto:${inquiry.email}?subject=${encodeURIComponent(`Re: tu consulta sobre ${serviceCodeLabel(inquiry.service)}`)}`}
+                    className="mt-2 inline-flex items-center gap-1 font-semibold text-brand-700 underline"
+                  >
+                    <Mail className="size-4" aria-hidden />
+                    Responder
+                  </a>
+                </details>
+              </td>
+            </tr>
+          ))}
+        </Table>
+      );
+    case "pagos":
+      return <PaymentsTable rows={listing.rows} caption="Pagos" />;
+    case "usuarios":
+      return (
+        <Table
+          caption="Usuarios"
+          headers={["Alta", "Email", "Nombre", "Email verificado"]}
+          empty={listing.rows.length === 0}
+        >
+          {listing.rows.map((user) => (
+            <tr key={user.id}>
+              <td className={`${cellClasses} whitespace-nowrap`}>
+                {formatDate(user.createdAt, "shortDateTime")}
+              </td>
+              <td className={cellClasses}>{user.email}</td>
+              <td className={cellClasses}>{user.fullName ?? "—"}</td>
+              <td className={cellClasses}>{user.emailVerified ? "Sí" : "No"}</td>
+            </tr>
+          ))}
+        </Table>
+      );
+    case "clientes":
+      return (
+        <Table
+          caption="Clientes"
+          headers={["Email", "Nombre", "Pedidos", "Total gastado"]}
+          empty={listing.rows.length === 0}
+        >
+          {listing.rows.map((customer) => (
+            <tr key={customer.id}>
+              <td className={cellClasses}>{customer.email}</td>
+              <td className={cellClasses}>{customer.name ?? "—"}</td>
+              <td className={cellClasses}>{customer.totalOrders}</td>
+              <td className={`${cellClasses} whitespace-nowrap`}>
+                {formatPrice(customer.totalSpent, { cents: "always" })}
+              </td>
+            </tr>
+          ))}
+        </Table>
+      );
+  }
+}
