@@ -79,17 +79,7 @@ export default function Profile({ loaderData, actionData }: Route.ComponentProps
               <MailWarning className="size-5 shrink-0" aria-hidden />
               Tu email aún no está verificado.
             </p>
-            <Form method="post">
-              <Button
-                type="submit"
-                name="intent"
-                value="verify"
-                variant="secondary"
-                disabled={busyWith === "verify"}
-              >
-                {busyWith === "verify" ? "Enviando..." : "Reenviar Email"}
-              </Button>
-            </Form>
+            <MailRequest intent="verify" label="Reenviar Email" busy={busyWith === "verify"} />
           </div>
         )}
       </div>
@@ -104,19 +94,34 @@ export default function Profile({ loaderData, actionData }: Route.ComponentProps
         <p className="mt-2 text-sm text-slate-600">
           Te enviaremos un enlace a {viewer.email} para elegir una nueva contraseña.
         </p>
-        <Form method="post" className="mt-4">
-          <Button
-            type="submit"
-            name="intent"
-            value="password"
-            variant="secondary"
-            disabled={busyWith === "password"}
-          >
-            {busyWith === "password" ? "Enviando..." : "Cambiar contraseña"}
-          </Button>
-        </Form>
+        <div className="mt-4">
+          <MailRequest
+            intent="password"
+            label="Cambiar contraseña"
+            busy={busyWith === "password"}
+          />
+        </div>
       </div>
     </section>
+  );
+}
+
+/** A one-button form that asks the server to mail the customer a link. */
+function MailRequest({
+  intent,
+  label,
+  busy,
+}: {
+  intent: "verify" | "password";
+  label: string;
+  busy: boolean;
+}) {
+  return (
+    <Form method="post">
+      <Button type="submit" name="intent" value={intent} variant="secondary" disabled={busy}>
+        {busy ? "Enviando..." : label}
+      </Button>
+    </Form>
   );
 }
 

@@ -1,47 +1,25 @@
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { customerSignIn, signUp } from "~/features/accounts/account-actions.server";
 import { getViewer } from "~/features/accounts/session.server";
 import { exportAccountData, exportFileName } from "~/features/privacy/account-data.server";
 import { getConfig } from "~/platform/config.server";
 import { profiles, purchases, sessions, users } from "~/platform/db/schema";
 import { action as deleteAccount } from "~/routes/mi-cuenta-eliminar";
 import { loader as exportLoader } from "~/routes/mi-cuenta-exportar";
+import { formPost, signedInCustomer } from "../support/customer-session";
 import { setupTestDatabase } from "../support/test-database";
 
 const database = setupTestDatabase();
-const password = "contraseña-de-prueba";
-
-function post(path: string, fields: Record<string, string>, cookie = "") {
-  return new Request(`${getConfig().siteUrl}${path}`, {
-    method: "POST",
-    body: new URLSearchParams(fields),
-    headers: { Cookie: cookie, Origin: getConfig().siteUrl },
-  });
-}
 
 /** A verified, signed-in customer with a profile and one completed purchase. */
 async function customer(email: string) {
-  await signUp({
-    request: post("/registro", { email, password, confirmPassword: password }),
-    clientAddress: "192.0.2.30",
-  });
-  await database.db.update(users).set({ emailVerified: true }).where(eq(users.email, email));
-  const signedIn = (await customerSignIn({
-    request: post("/login-cliente", { email, password }),
-    clientAddress: "192.0.2.30",
-  })) as Response;
-  const cookie = signedIn.headers
-    .getSetCookie()
-    .find((value) => value.includes("session_token="))!
-    .split(";")[0]!;
-  const [user] = await database.db.select().from(users).where(eq(users.email, email));
+  const { cookie, userId } = await signedInCustomer(email, { clientAddress: "192.0.2.30" });
   await database.db
     .update(profiles)
     .set({ fullName: "Ana García", phone: "+34 600 000 000" })
-    .where(eq(profiles.id, user!.id));
+    .where(eq(profiles.id, userId));
   await database.db.insert(purchases).values({
-    userId: user!.id,
+    userId,
     serviceId: 4,
     serviceName: "Ciberseguridad",
     price: 44_900,
@@ -49,7 +27,7 @@ async function customer(email: string) {
     provider: "simulated",
     completedAt: new Date(),
   });
-  return { cookie, userId: user!.id };
+  return { cookie, userId };
 }
 
 const viewerOf = async (cookie: string) =>
@@ -100,7 +78,7 @@ describe("the data export", () => {
 describe("account deletion", () => {
   const remove = (cookie: string, confirmation: string) =>
     deleteAccount({
-      request: post("/mi-cuenta/eliminar", { confirmation }, cookie),
+      request: formPost("/mi-cuenta/eliminar", { confirmation }, cookie),
     } as unknown as Parameters<typeof deleteAccount>[0]) as Promise<Response>;
 
   it("needs the exact word ELIMINAR and otherwise changes nothing", async () => {

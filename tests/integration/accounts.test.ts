@@ -12,6 +12,7 @@ import { getAuth } from "~/features/accounts/auth.server";
 import { getViewer, requireAdmin } from "~/features/accounts/session.server";
 import { getConfig } from "~/platform/config.server";
 import { mailOutbox, profiles, users } from "~/platform/db/schema";
+import { signedInCustomer } from "../support/customer-session";
 import { setupTestDatabase } from "../support/test-database";
 
 const database = setupTestDatabase();
@@ -205,26 +206,6 @@ describe("verification links", () => {
 });
 
 describe("the admin guard", () => {
-  /** A signed-in customer's session cookie. */
-  async function customerCookie(email: string) {
-    await createVerifiedUser(email);
-    await database.db.update(users).set({ emailVerified: true }).where(eq(users.email, email));
-    const signedIn = await customerSignInResponse(email);
-    return signedIn.headers
-      .getSetCookie()
-      .find((value) => value.includes("session_token="))!
-      .split(";")[0]!;
-  }
-
-  async function customerSignInResponse(email: string) {
-    const request = new Request(`${getConfig().siteUrl}/login-cliente`, {
-      method: "POST",
-      body: new URLSearchParams({ email, password }),
-      headers: { Origin: getConfig().siteUrl },
-    });
-    return (await customerSignIn({ request, clientAddress: "192.0.2.20" })) as Response;
-  }
-
   async function openAdmin(cookie: string, fetchSite: string) {
     const request = new Request(`${getConfig().siteUrl}/admin`, {
       headers: { Cookie: cookie, "Sec-Fetch-Site": fetchSite },
@@ -243,7 +224,7 @@ describe("the admin guard", () => {
     );
 
   it("turns a customer away from /admin, ending the session only for this site's own requests", async () => {
-    const cookie = await customerCookie("curioso@example.com");
+    const { cookie } = await signedInCustomer("curioso@example.com", { password });
     const fromLink = await openAdmin(cookie, "cross-site");
     expect(fromLink.headers.get("Location")).toBe("/login");
     expect(await signedIn(cookie)).toBe(true);

@@ -1,7 +1,6 @@
 import { eq } from "drizzle-orm";
 import Stripe from "stripe";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { customerSignIn, signUp } from "~/features/accounts/account-actions.server";
 import { startCheckout } from "~/features/payments/checkout.server";
 import { handleWebhook } from "~/features/payments/webhook.server";
 import { getConfig, resetConfigForTests } from "~/platform/config.server";
@@ -14,6 +13,7 @@ import {
   users,
   webhookEvents,
 } from "~/platform/db/schema";
+import { formPost, signedInCustomer } from "../support/customer-session";
 import { StripeStandIn } from "../support/stripe-stand-in";
 import { setupTestDatabase } from "../support/test-database";
 
@@ -35,34 +35,9 @@ function unwrap(answer: unknown): Answer {
   return { status: value.init?.status ?? 200, body: value.data };
 }
 
-function post(path: string, fields: Record<string, string>, cookie = "") {
-  return new Request(`${getConfig().siteUrl}${path}`, {
-    method: "POST",
-    body: new URLSearchParams(fields),
-    headers: { Cookie: cookie, Origin: getConfig().siteUrl },
-  });
-}
-
 /** Signs up, verifies (or not) and signs in; returns the session cookie. */
 async function customerSession(email: string, verified: boolean): Promise<string> {
-  const password = "contraseña-de-prueba";
-  await signUp({
-    request: post("/registro", { email, password, confirmPassword: password }),
-    clientAddress: "192.0.2.1",
-  });
-  // Signing in needs a verified address; the unverified customer loses it again afterwards.
-  await database.db.update(users).set({ emailVerified: true }).where(eq(users.email, email));
-  const signedIn = (await customerSignIn({
-    request: post("/login-cliente", { email, password }),
-    clientAddress: "192.0.2.1",
-  })) as Response;
-  const cookie = signedIn.headers
-    .getSetCookie()
-    .find((value) => value.includes("session_token="))!
-    .split(";")[0]!;
-  if (!verified)
-    await database.db.update(users).set({ emailVerified: false }).where(eq(users.email, email));
-  return cookie;
+  return (await signedInCustomer(email, { verified })).cookie;
 }
 
 function signed(event: object, timestamp?: number) {
@@ -129,7 +104,7 @@ describe("checkout", () => {
   it("sends Stripe the catalogue's price and a pending purchase exists first, whatever the client sent", async () => {
     const answer = unwrap(
       await startCheckout(
-        post(
+        formPost(
           "/checkout",
           {
             serviceId: "4",
@@ -175,25 +150,26 @@ describe("checkout", () => {
 
   it("refuses an unverified customer with 403 and an anonymous visitor with 401", async () => {
     expect(
-      unwrap(await startCheckout(post("/checkout", { serviceId: "4" }, unverifiedCookie))),
+      unwrap(await startCheckout(formPost("/checkout", { serviceId: "4" }, unverifiedCookie))),
     ).toEqual({
       status: 403,
       body: { error: "emailNotVerified" },
     });
-    expect(unwrap(await startCheckout(post("/checkout", { serviceId: "4" })))).toMatchObject({
+    expect(unwrap(await startCheckout(formPost("/checkout", { serviceId: "4" })))).toMatchObject({
       status: 401,
     });
   });
 
   it("answers the spec's error when the service has no Stripe price id, and 400 for an unknown service", async () => {
     expect(
-      unwrap(await startCheckout(post("/checkout", { serviceId: "1" }, verifiedCookie))),
+      unwrap(await startCheckout(formPost("/checkout", { serviceId: "1" }, verifiedCookie))),
     ).toEqual({
       status: 400,
       body: { error: "priceIdMissing" },
     });
     expect(
-      unwrap(await startCheckout(post("/checkout", { serviceId: "99" }, verifiedCookie))).status,
+      unwrap(await startCheckout(formPost("/checkout", { serviceId: "99" }, verifiedCookie)))
+        .status,
     ).toBe(400);
   });
 });
@@ -231,7 +207,7 @@ describe("the webhook", () => {
   });
 
   it("counts one payment whatever the repetitions and order of the events", async () => {
-    unwrap(await startCheckout(post("/checkout", { serviceId: "6" }, verifiedCookie)));
+    unwrap(await startCheckout(formPost("/checkout", { serviceId: "6" }, verifiedCookie)));
     const [purchase] = await database.db
       .select()
       .from(purchases)
@@ -303,7 +279,7 @@ describe("the webhook", () => {
   });
 
   it("adds a second purchase of the same customer to the totals", async () => {
-    unwrap(await startCheckout(post("/checkout", { serviceId: "4" }, verifiedCookie)));
+    unwrap(await startCheckout(formPost("/checkout", { serviceId: "4" }, verifiedCookie)));
     const [purchase] = await database.db
       .select()
       .from(purchases)
@@ -322,7 +298,7 @@ describe("the webhook", () => {
   });
 
   it("leaves an unpaid completed session pending, and a declined one failed", async () => {
-    unwrap(await startCheckout(post("/checkout", { serviceId: "6" }, verifiedCookie)));
+    unwrap(await startCheckout(formPost("/checkout", { serviceId: "6" }, verifiedCookie)));
     const [purchase] = await database.db
       .select()
       .from(purchases)
@@ -349,7 +325,7 @@ describe("the webhook", () => {
 describe("refunds", () => {
   /** A pending purchase of the signed-in customer. */
   async function pendingPurchase(serviceId: string) {
-    unwrap(await startCheckout(post("/checkout", { serviceId }, verifiedCookie)));
+    unwrap(await startCheckout(formPost("/checkout", { serviceId }, verifiedCookie)));
     const purchaseId = standIn.requests.at(-1)!.form.get("metadata[purchase_id]")!;
     const [purchase] = await database.db
       .select()
@@ -476,7 +452,7 @@ describe("checkout limits", () => {
     const statuses: number[] = [];
     for (let attempt = 1; attempt <= 11; attempt++)
       statuses.push(
-        unwrap(await startCheckout(post("/checkout", { serviceId: "4" }, cookie))).status,
+        unwrap(await startCheckout(formPost("/checkout", { serviceId: "4" }, cookie))).status,
       );
     expect(statuses.slice(0, 10)).toEqual(Array(10).fill(200));
     expect(statuses[10]).toBe(429);

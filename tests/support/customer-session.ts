@@ -1,0 +1,41 @@
+import { eq } from "drizzle-orm";
+import { customerSignIn, signUp } from "~/features/accounts/account-actions.server";
+import { getConfig } from "~/platform/config.server";
+import { getDb } from "~/platform/db/database.server";
+import { users } from "~/platform/db/schema";
+
+/** A form post as the browser sends it: from this site, with the session cookie if any. */
+export function formPost(path: string, fields: Record<string, string>, cookie = "") {
+  return new Request(`${getConfig().siteUrl}${path}`, {
+    method: "POST",
+    body: new URLSearchParams(fields),
+    headers: { Cookie: cookie, Origin: getConfig().siteUrl },
+  });
+}
+
+/**
+ * Signs a new customer up and in through the real actions; returns the session cookie and the
+ * user id. Signing in needs a verified address, so an unverified customer loses it afterwards.
+ */
+export async function signedInCustomer(
+  email: string,
+  { verified = true, password = "contraseña-de-prueba", clientAddress = "192.0.2.1" } = {},
+): Promise<{ cookie: string; userId: string }> {
+  await signUp({
+    request: formPost("/registro", { email, password, confirmPassword: password }),
+    clientAddress,
+  });
+  await getDb().update(users).set({ emailVerified: true }).where(eq(users.email, email));
+  const signedIn = (await customerSignIn({
+    request: formPost("/login-cliente", { email, password }),
+    clientAddress,
+  })) as Response;
+  const cookie = signedIn.headers
+    .getSetCookie()
+    .find((value) => value.includes("session_token="))!
+    .split(";")[0]!;
+  if (!verified)
+    await getDb().update(users).set({ emailVerified: false }).where(eq(users.email, email));
+  const [user] = await getDb().select().from(users).where(eq(users.email, email));
+  return { cookie, userId: user!.id };
+}
