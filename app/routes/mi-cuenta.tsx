@@ -1,7 +1,7 @@
 import { LogOut, UserRound } from "lucide-react";
 import { Form } from "react-router";
 import type { Route } from "./+types/mi-cuenta";
-import { desc, eq } from "drizzle-orm";
+import { count, desc, eq, sql } from "drizzle-orm";
 import { requireCustomer } from "~/features/accounts/session.server";
 import { formatPrice } from "~/features/catalogue/services";
 import { purchaseStatusLabel } from "~/features/payments/purchase-status";
@@ -23,7 +23,7 @@ export const meta: Route.MetaFunction = ({ matches }) =>
 export async function loader({ request }: Route.LoaderArgs) {
   const viewer = await requireCustomer(request);
   const db = getDb();
-  const [latest, [profile]] = await Promise.all([
+  const [latest, [profile], [totals]] = await Promise.all([
     db
       .select()
       .from(purchases)
@@ -31,12 +31,28 @@ export async function loader({ request }: Route.LoaderArgs) {
       .orderBy(desc(purchases.createdAt))
       .limit(5),
     db.select({ fullName: profiles.fullName }).from(profiles).where(eq(profiles.id, viewer.id)),
+    // Spent counts completed purchases only: pending, failed and refunded ones cost nothing.
+    db
+      .select({
+        purchases: count(),
+        spentCents:
+          sql<number>`coalesce(sum(${purchases.price}) filter (where ${purchases.status} = 'completed'), 0)`.mapWith(
+            Number,
+          ),
+      })
+      .from(purchases)
+      .where(eq(purchases.userId, viewer.id)),
   ]);
-  return { viewer, fullName: profile?.fullName ?? null, purchases: latest };
+  return {
+    viewer,
+    fullName: profile?.fullName ?? null,
+    purchases: latest,
+    totals: totals ?? { purchases: 0, spentCents: 0 },
+  };
 }
 
 export default function Account({
-  loaderData: { viewer, fullName, purchases: latest },
+  loaderData: { viewer, fullName, purchases: latest, totals },
 }: Route.ComponentProps) {
   return (
     <section className="mx-auto max-w-5xl px-4 py-12 sm:px-6">
@@ -65,6 +81,17 @@ export default function Account({
           </Form>
         </div>
       </div>
+      <dl className="mt-6 grid grid-cols-2 gap-4 sm:max-w-md">
+        {[
+          { label: "Compras", value: String(totals.purchases) },
+          { label: "Total gastado", value: formatPrice(totals.spentCents, { cents: "always" }) },
+        ].map((stat) => (
+          <div key={stat.label} className="rounded-xl bg-white p-4 shadow-sm ring-1 ring-slate-200">
+            <dt className="text-sm text-slate-500">{stat.label}</dt>
+            <dd className="mt-1 text-2xl font-bold text-ink">{stat.value}</dd>
+          </div>
+        ))}
+      </dl>
       {latest.length === 0 ? (
         <div className="mt-8 rounded-2xl bg-slate-50 p-8 text-center ring-1 ring-slate-200">
           <p className="text-lg font-semibold text-ink">Aún no tienes compras</p>

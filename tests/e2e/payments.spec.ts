@@ -35,6 +35,8 @@ test("a verified customer pays on the simulated checkout and sees the purchase c
   await openPage(page, "/mi-cuenta");
   await expect(page.getByRole("main").getByText("Ciberseguridad")).toBeVisible();
   await expect(page.getByRole("main").getByText("Completado")).toBeVisible();
+  const spent = page.getByRole("definition").filter({ hasText: "€" });
+  await expect(spent).toHaveText("449,00€");
 });
 
 test("a simulated refund of a completed payment shows 'Reembolsado' and mails the customer", async ({
@@ -52,6 +54,7 @@ test("a simulated refund of a completed payment shows 'Reembolsado' and mails th
   await expect(page.getByRole("link", { name: "Simular reembolso" })).toHaveCount(0);
   await openPage(page, "/mi-cuenta");
   await expect(page.getByRole("main").getByText("Reembolsado")).toBeVisible();
+  await expect(page.getByRole("definition").filter({ hasText: "€" })).toHaveText("0,00€");
   await openPage(page, "/dev/correo");
   await expect(
     page
