@@ -86,8 +86,13 @@ async function contactLoad() {
     });
     const db = new pg.Client({ connectionString: url.toString() });
     await db.connect();
-    const stored = Number((await db.query("select count(*) from contact_inquiries")).rows[0].count);
-    const mails = Number((await db.query("select count(*) from mail_outbox")).rows[0].count);
+    // One statement, one snapshot: an enquiry still in flight is counted with both its mails
+    // or not at all.
+    const counts = await db.query(
+      "select (select count(*) from contact_inquiries) as stored, (select count(*) from mail_outbox) as mails",
+    );
+    const stored = Number(counts.rows[0].stored);
+    const mails = Number(counts.rows[0].mails);
     await db.end();
     return { ...figures, stored, mails, enquiriesPerSecond: Math.round(stored / loadSeconds) };
   } finally {
