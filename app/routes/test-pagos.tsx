@@ -10,7 +10,7 @@ import { getConfig } from "~/platform/config.server";
 import { getDb } from "~/platform/db/database.server";
 import { purchases } from "~/platform/db/schema";
 import { RefreshButton } from "~/ui/refresh-button";
-import { EmptyTableRow } from "~/ui/empty-table-row";
+import { DataTable } from "~/ui/data-table";
 import { formatDate } from "~/ui/dates";
 
 export const meta: Route.MetaFunction = ({ matches }) =>
@@ -39,6 +39,16 @@ export async function loader({ request }: Route.LoaderArgs) {
 }
 
 const shortId = (value: string | null) => (value ? `${value.slice(0, 12)}…` : "—");
+
+const purchaseColumns = [
+  "Compra",
+  "Servicio",
+  "Importe",
+  "Estado",
+  "Fecha",
+  "Sesión de pago",
+  "Payment intent",
+] as const;
 
 const stripeDashboardLinks = [
   { href: "https://dashboard.stripe.com/test/payments", label: "Panel de Stripe" },
@@ -103,64 +113,45 @@ export default function PaymentTest({ loaderData }: Route.ComponentProps) {
           </dd>
         </div>
       </dl>
-      <div className="mt-8 overflow-x-auto rounded-xl ring-1 ring-slate-200">
-        <table className="w-full text-left text-sm">
-          <thead className="bg-slate-50">
-            <tr>
-              {[
-                "Compra",
-                "Servicio",
-                "Importe",
-                "Estado",
-                "Fecha",
-                "Sesión de pago",
-                "Payment intent",
-              ].map((heading) => (
-                <th key={heading} scope="col" className="px-4 py-3 font-semibold whitespace-nowrap">
-                  {heading}
-                </th>
-              ))}
-            </tr>
-          </thead>
-          <tbody className="divide-y divide-slate-200">
-            {rows.map((row) => (
-              <tr key={row.id} data-status={row.status}>
-                <td className="px-4 py-3 font-mono text-xs">{shortId(row.id)}</td>
-                <td className="px-4 py-3">{row.serviceName}</td>
-                <td className="px-4 py-3">{formatPrice(row.price)}</td>
-                <td className="px-4 py-3">
-                  {purchaseStatusLabel(row.status)}
-                  {provider === "Simulado" &&
-                  row.provider === "simulated" &&
-                  row.status === "completed" &&
-                  row.checkoutSessionId ? (
-                    <Link
-                      to={`/pago-simulado/${row.checkoutSessionId}`}
-                      className="mt-1 block text-xs font-semibold text-brand-700 underline"
-                    >
-                      Simular reembolso
-                    </Link>
-                  ) : null}
-                  {row.status === "pending" && !row.paymentIntentId ? (
-                    <span className="mt-1 flex items-center gap-1 text-xs text-amber-800">
-                      <AlertTriangle className="size-3.5" aria-hidden />
-                      El webhook no ha procesado este pago
-                    </span>
-                  ) : null}
-                </td>
-                <td className="px-4 py-3 whitespace-nowrap">
-                  {formatDate(row.createdAt, "shortDateTime")}
-                </td>
-                <td className="px-4 py-3 font-mono text-xs">{shortId(row.checkoutSessionId)}</td>
-                <td className="px-4 py-3 font-mono text-xs">{shortId(row.paymentIntentId)}</td>
-              </tr>
-            ))}
-            {rows.length === 0 ? (
-              <EmptyTableRow columns={7}>Todavía no tienes compras.</EmptyTableRow>
-            ) : null}
-          </tbody>
-        </table>
-      </div>
+      <DataTable
+        caption="Tus compras"
+        headers={purchaseColumns}
+        emptyText={rows.length === 0 ? "Todavía no tienes compras." : undefined}
+        className="mt-8"
+      >
+        {rows.map((row) => (
+          <tr key={row.id} data-status={row.status}>
+            <td className="px-4 py-3 font-mono text-xs">{shortId(row.id)}</td>
+            <td className="px-4 py-3">{row.serviceName}</td>
+            <td className="px-4 py-3">{formatPrice(row.price)}</td>
+            <td className="px-4 py-3">
+              {purchaseStatusLabel(row.status)}
+              {provider === "Simulado" &&
+              row.provider === "simulated" &&
+              row.status === "completed" &&
+              row.checkoutSessionId ? (
+                <Link
+                  to={`/pago-simulado/${row.checkoutSessionId}`}
+                  className="mt-1 block text-xs font-semibold text-brand-700 underline"
+                >
+                  Simular reembolso
+                </Link>
+              ) : null}
+              {row.status === "pending" && !row.paymentIntentId ? (
+                <span className="mt-1 flex items-center gap-1 text-xs text-amber-800">
+                  <AlertTriangle className="size-3.5" aria-hidden />
+                  El webhook no ha procesado este pago
+                </span>
+              ) : null}
+            </td>
+            <td className="px-4 py-3 whitespace-nowrap">
+              {formatDate(row.createdAt, "shortDateTime")}
+            </td>
+            <td className="px-4 py-3 font-mono text-xs">{shortId(row.checkoutSessionId)}</td>
+            <td className="px-4 py-3 font-mono text-xs">{shortId(row.paymentIntentId)}</td>
+          </tr>
+        ))}
+      </DataTable>
       <div className="mt-6 flex flex-wrap gap-4 text-sm">
         {stripeDashboardLinks.map(({ href, label }) => (
           <a

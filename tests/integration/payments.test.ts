@@ -80,6 +80,11 @@ function sessionEvent(
   };
 }
 
+const purchaseById = async (id: string) =>
+  (await database.db.select().from(purchases).where(eq(purchases.id, id)))[0];
+const purchaseBySession = async (sessionId: string) =>
+  (await database.db.select().from(purchases).where(eq(purchases.checkoutSessionId, sessionId)))[0];
+
 beforeAll(async () => {
   const apiBase = await standIn.start();
   Object.assign(process.env, {
@@ -132,10 +137,7 @@ describe("checkout", () => {
       `${getConfig().siteUrl}/pago-exitoso?service=Ciberseguridad`,
     );
     expect(request.form.get("cancel_url")).toBe(`${getConfig().siteUrl}/precios`);
-    const [purchase] = await database.db
-      .select()
-      .from(purchases)
-      .where(eq(purchases.checkoutSessionId, "cs_test_standin1"));
+    const purchase = await purchaseBySession("cs_test_standin1");
     expect(purchase).toMatchObject({
       serviceName: "Ciberseguridad",
       price: 44_900,
@@ -176,10 +178,7 @@ describe("checkout", () => {
 
 describe("the webhook", () => {
   it("refuses a wrong or stale signature with 400 and changes nothing", async () => {
-    const [purchase] = await database.db
-      .select()
-      .from(purchases)
-      .where(eq(purchases.checkoutSessionId, "cs_test_standin1"));
+    const purchase = await purchaseBySession("cs_test_standin1");
     const event = sessionEvent("evt_bad", "checkout.session.completed", purchase!, {
       payment_status: "paid",
     });
@@ -199,19 +198,13 @@ describe("the webhook", () => {
       status: 400,
     });
     expect(await database.db.select().from(webhookEvents)).toHaveLength(0);
-    const [after] = await database.db
-      .select()
-      .from(purchases)
-      .where(eq(purchases.id, purchase!.id));
+    const after = await purchaseById(purchase!.id);
     expect(after?.status).toBe("pending");
   });
 
   it("counts one payment whatever the repetitions and order of the events", async () => {
     unwrap(await startCheckout(formPost("/checkout", { serviceId: "6" }, verifiedCookie)));
-    const [purchase] = await database.db
-      .select()
-      .from(purchases)
-      .where(eq(purchases.checkoutSessionId, "cs_test_standin2"));
+    const purchase = await purchaseBySession("cs_test_standin2");
     const events = [
       sessionEvent("evt_completed", "checkout.session.completed", purchase!, {
         payment_status: "paid",
@@ -247,10 +240,7 @@ describe("the webhook", () => {
         body: "ok",
       });
     }
-    const [after] = await database.db
-      .select()
-      .from(purchases)
-      .where(eq(purchases.id, purchase!.id));
+    const after = await purchaseById(purchase!.id);
     expect(after).toMatchObject({ status: "completed", paymentIntentId: "pi_test_123" });
     expect(after?.completedAt).toBeInstanceOf(Date);
     const paid = await database.db
@@ -280,10 +270,7 @@ describe("the webhook", () => {
 
   it("adds a second purchase of the same customer to the totals", async () => {
     unwrap(await startCheckout(formPost("/checkout", { serviceId: "4" }, verifiedCookie)));
-    const [purchase] = await database.db
-      .select()
-      .from(purchases)
-      .where(eq(purchases.checkoutSessionId, "cs_test_standin3"));
+    const purchase = await purchaseBySession("cs_test_standin3");
     const { payload, header } = signed(
       sessionEvent("evt_second", "checkout.session.completed", purchase!, {
         payment_status: "paid",
@@ -299,26 +286,19 @@ describe("the webhook", () => {
 
   it("leaves an unpaid completed session pending, and a declined one failed", async () => {
     unwrap(await startCheckout(formPost("/checkout", { serviceId: "6" }, verifiedCookie)));
-    const [purchase] = await database.db
-      .select()
-      .from(purchases)
-      .where(eq(purchases.checkoutSessionId, "cs_test_standin4"));
+    const purchase = await purchaseBySession("cs_test_standin4");
     const unpaid = signed(
       sessionEvent("evt_unpaid", "checkout.session.completed", purchase!, {
         payment_status: "unpaid",
       }),
     );
     await handleWebhook(database.db, unpaid.payload, unpaid.header);
-    expect(
-      (await database.db.select().from(purchases).where(eq(purchases.id, purchase!.id)))[0]?.status,
-    ).toBe("pending");
+    expect((await purchaseById(purchase!.id))?.status).toBe("pending");
     const failed = signed(
       sessionEvent("evt_async_failed", "checkout.session.async_payment_failed", purchase!),
     );
     await handleWebhook(database.db, failed.payload, failed.header);
-    expect(
-      (await database.db.select().from(purchases).where(eq(purchases.id, purchase!.id)))[0]?.status,
-    ).toBe("failed");
+    expect((await purchaseById(purchase!.id))?.status).toBe("failed");
   });
 });
 
@@ -327,10 +307,7 @@ describe("refunds", () => {
   async function pendingPurchase(serviceId: string) {
     unwrap(await startCheckout(formPost("/checkout", { serviceId }, verifiedCookie)));
     const purchaseId = standIn.requests.at(-1)!.form.get("metadata[purchase_id]")!;
-    const [purchase] = await database.db
-      .select()
-      .from(purchases)
-      .where(eq(purchases.id, purchaseId));
+    const purchase = await purchaseById(purchaseId);
     return purchase!;
   }
 
@@ -378,20 +355,14 @@ describe("refunds", () => {
 
     const partial = chargeRefunded("evt_partial", "pi_refund_full", 44_900, 10_000);
     expect(await deliver(partial)).toEqual({ status: 200, body: "ok" });
-    const [stillPaid] = await database.db
-      .select()
-      .from(purchases)
-      .where(eq(purchases.id, purchase.id));
+    const stillPaid = await purchaseById(purchase.id);
     expect(stillPaid?.status).toBe("completed");
 
     const full = chargeRefunded("evt_full", "pi_refund_full", 44_900, 44_900);
     for (const event of [full, full, { ...full, id: "evt_full_again" }])
       expect(await deliver(event)).toEqual({ status: 200, body: "ok" });
 
-    const [refunded] = await database.db
-      .select()
-      .from(purchases)
-      .where(eq(purchases.id, purchase.id));
+    const refunded = await purchaseById(purchase.id);
     expect(refunded?.status).toBe("refunded");
     const [payment] = await database.db
       .select()
@@ -441,7 +412,7 @@ describe("refunds", () => {
       }),
     );
     expect(await deliver(early)).toEqual({ status: 200, body: "ok" });
-    const [after] = await database.db.select().from(purchases).where(eq(purchases.id, purchase.id));
+    const after = await purchaseById(purchase.id);
     expect(after?.status).toBe("refunded");
   });
 });

@@ -3,11 +3,14 @@ import type { ReactNode } from "react";
 import { formatPrice, serviceCodeLabel } from "~/features/catalogue/services";
 import { purchaseStatusLabel } from "~/features/payments/purchase-status";
 import { formatDate } from "~/ui/dates";
-import { EmptyTableRow } from "~/ui/empty-table-row";
+import { DataTable } from "~/ui/data-table";
 import type { AdminListing } from "./admin-data.server";
 
 type PaymentRow = Extract<AdminListing, { tab: "pagos" }>["rows"][number];
 
+const NO_RESULTS = "No hay resultados.";
+
+/** An admin list: the shared table, with the admin's empty text. */
 function Table({
   caption,
   headers,
@@ -20,26 +23,14 @@ function Table({
   children: ReactNode;
 }) {
   return (
-    <div className="mt-4 overflow-x-auto rounded-xl ring-1 ring-slate-200">
-      <table className="w-full text-left text-sm">
-        <caption className="sr-only">{caption}</caption>
-        <thead className="bg-slate-50">
-          <tr>
-            {headers.map((header) => (
-              <th key={header} scope="col" className="px-4 py-3 font-semibold whitespace-nowrap">
-                {header}
-              </th>
-            ))}
-          </tr>
-        </thead>
-        <tbody className="divide-y divide-slate-200">
-          {children}
-          {empty ? (
-            <EmptyTableRow columns={headers.length}>No hay resultados.</EmptyTableRow>
-          ) : null}
-        </tbody>
-      </table>
-    </div>
+    <DataTable
+      caption={caption}
+      headers={headers}
+      emptyText={empty ? NO_RESULTS : undefined}
+      className="mt-4"
+    >
+      {children}
+    </DataTable>
   );
 }
 
