@@ -223,7 +223,10 @@ export async function startServer(options: ServerOptions = {}): Promise<Server> 
 async function ensureConfiguredAdmin(config: AppConfig, db: Database) {
   if (!config.admin.email) return;
   const result = await ensureAdmin(await getAuth(), db, config.admin.email, config.admin.password);
-  getLogger().info({ email: config.admin.email, created: result.created }, "administrator ensured");
+  getLogger().info(
+    { email: config.admin.email, created: result.created, reclaimed: result.reclaimed },
+    "administrator ensured",
+  );
 }
 
 const PRUNE_INTERVAL_MS = 60 * 60_000;

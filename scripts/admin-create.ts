@@ -1,4 +1,7 @@
-/** npm run admin:create -- <email>: creates or promotes an administrator. */
+/**
+ * npm run admin:create -- <email>: creates or promotes an administrator. An unverified account
+ * with the address gets a new password (ADMIN_PASSWORD or a generated one, printed) first.
+ */
 import { ensureAdmin } from "../app/features/accounts/admin-accounts.server";
 import { getAuth } from "../app/features/accounts/auth.server";
 import { ConfigError } from "../app/platform/config.server";
@@ -14,10 +17,13 @@ try {
   const database = getDatabaseHandle();
   await database.migrate();
   const result = await ensureAdmin(await getAuth(), database.db, email, process.env.ADMIN_PASSWORD);
-  if (!result.created) console.log(`${email} ya existía: ahora es administrador.`);
-  else if (result.generatedPassword)
-    console.log(`Administrador creado: ${email}\nContraseña: ${result.generatedPassword}`);
-  else console.log(`Administrador creado: ${email}`);
+  if (result.created) console.log(`Administrador creado: ${email}`);
+  else if (result.reclaimed)
+    console.log(
+      `${email} existía sin verificar: su contraseña se ha sustituido, sus sesiones se han cerrado y ahora es administrador.`,
+    );
+  else console.log(`${email} ya existía: ahora es administrador (conserva su contraseña).`);
+  if (result.generatedPassword) console.log(`Contraseña: ${result.generatedPassword}`);
   await closeDatabase();
 } catch (error) {
   console.error(error instanceof ConfigError || error instanceof Error ? error.message : error);

@@ -1,36 +1,54 @@
 import { randomBytes } from "node:crypto";
 import { eq } from "drizzle-orm";
+import type pino from "pino";
 import type { Database } from "~/platform/db/client.server";
 import { profiles, userRoles } from "~/platform/db/schema";
+import { getLogger } from "~/platform/logger.server";
 import { normalizeEmail, PASSWORD_LIMITS } from "./account-schemas";
 import type { Auth } from "./auth.server";
 
+export type EnsuredAdmin = {
+  userId: string;
+  /** No account had the address: it was created. */
+  created: boolean;
+  /**
+   * An account had the address but its owner never proved the mailbox (anyone can sign up with
+   * any address): its password was replaced and its sessions ended before it was promoted.
+   */
+  reclaimed: boolean;
+  /** Set when the operator gave no password and the account got a new one: shown once. */
+  generatedPassword?: string;
+};
+
 /**
  * Makes sure `email` is a verified administrator: creates the account with `password` (or a
- * generated one, returned) when missing, and otherwise keeps its password and only promotes it.
+ * generated one, returned) when missing. An existing account whose address was verified by its
+ * owner keeps its password and is only promoted. An existing unverified account proves nothing
+ * about who created it, so it is taken over by the operator: new password, every session ended,
+ * verified by this operator action alone, and a warning in the log.
  */
 export async function ensureAdmin(
   auth: Auth,
   db: Database,
   rawEmail: string,
   password?: string,
-): Promise<{ userId: string; created: boolean; generatedPassword?: string }> {
+  { logger = getLogger() }: { logger?: pino.Logger } = {},
+): Promise<EnsuredAdmin> {
   const email = normalizeEmail(rawEmail);
   const context = await auth.$context;
   const existing = await context.internalAdapter.findUserByEmail(email);
+  const needsPassword = !existing || !existing.user.emailVerified;
+  const generatedPassword =
+    needsPassword && password === undefined ? randomBytes(12).toString("base64url") : undefined;
+  const chosen = password ?? generatedPassword;
+  if (needsPassword && !validPassword(chosen)) {
+    throw new Error(
+      `La contraseña debe tener entre ${PASSWORD_LIMITS.min} y ${PASSWORD_LIMITS.max} caracteres`,
+    );
+  }
+
   let userId: string;
-  let generatedPassword: string | undefined;
-  if (existing) {
-    userId = existing.user.id;
-    if (!existing.user.emailVerified)
-      await context.internalAdapter.updateUser(userId, { emailVerified: true });
-  } else {
-    const chosen = password ?? (generatedPassword = randomBytes(12).toString("base64url"));
-    if (chosen.length < PASSWORD_LIMITS.min || chosen.length > PASSWORD_LIMITS.max) {
-      throw new Error(
-        `La contraseña debe tener entre ${PASSWORD_LIMITS.min} y ${PASSWORD_LIMITS.max} caracteres`,
-      );
-    }
+  if (!existing) {
     const user = await context.internalAdapter.createUser(
       { email, name: email.split("@")[0]!, emailVerified: true },
       { method: "admin" },
@@ -39,11 +57,46 @@ export async function ensureAdmin(
       userId: user.id,
       providerId: "credential",
       accountId: user.id,
-      password: await context.password.hash(chosen),
+      password: await context.password.hash(chosen!),
     });
     userId = user.id;
+  } else {
+    userId = existing.user.id;
+    if (!existing.user.emailVerified) {
+      // Password first, then sessions, and the address verified last: an interrupted run
+      // never leaves a verified account that the sign-up password still opens.
+      const hash = await context.password.hash(chosen!);
+      if (await context.internalAdapter.findCredentialAccount(userId))
+        await context.internalAdapter.updatePassword(userId, hash);
+      else
+        await context.internalAdapter.linkAccount({
+          userId,
+          providerId: "credential",
+          accountId: userId,
+          password: hash,
+        });
+      await context.internalAdapter.deleteUserSessions(userId);
+      await context.internalAdapter.updateUser(userId, { emailVerified: true });
+      logger.warn(
+        { userId, email, passwordGenerated: generatedPassword !== undefined },
+        "administrator address had an unverified account: password replaced, sessions ended, verified by the operator",
+      );
+    }
   }
   await db.update(profiles).set({ emailConfirmed: true }).where(eq(profiles.id, userId));
   await db.insert(userRoles).values({ userId, role: "admin" }).onConflictDoNothing();
-  return { userId, created: !existing, generatedPassword };
+  return {
+    userId,
+    created: !existing,
+    reclaimed: Boolean(existing && !existing.user.emailVerified),
+    generatedPassword,
+  };
+}
+
+function validPassword(value: string | undefined): value is string {
+  return (
+    value !== undefined &&
+    value.length >= PASSWORD_LIMITS.min &&
+    value.length <= PASSWORD_LIMITS.max
+  );
 }
