@@ -33,4 +33,41 @@ export default tseslint.config(
     plugins: { "react-hooks": reactHooks },
     rules: reactHooks.configs.recommended.rules,
   },
+  {
+    // A route is its guard, one call into its feature and its page: data access stays in features.
+    files: ["app/routes/**/*.{ts,tsx}"],
+    rules: {
+      "no-restricted-imports": [
+        "error",
+        {
+          paths: [
+            { name: "drizzle-orm", message: "Routes call their feature's *.server.ts for data." },
+          ],
+          patterns: [
+            {
+              group: ["~/platform/db", "~/platform/db/*", "**/platform/db", "**/platform/db/*"],
+              message: "Routes call their feature's *.server.ts for data.",
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    // The catalogue is the base fact every feature stands on: it imports no other feature.
+    files: ["app/features/catalogue/**/*.{ts,tsx}"],
+    rules: {
+      "no-restricted-imports": [
+        "error",
+        {
+          patterns: [
+            {
+              group: ["~/features/*", "!~/features/catalogue", "../*"],
+              message: "The catalogue depends on no other feature.",
+            },
+          ],
+        },
+      ],
+    },
+  },
 );

@@ -21,7 +21,7 @@ import { ButtonLink } from "~/ui/button";
 import { SiteStyles } from "~/ui/site-styles";
 import { showToast, ToastHost } from "~/ui/toast";
 import { getViewer } from "~/features/accounts/session.server";
-import { takeFlash } from "~/platform/http/flash.server";
+import { takeToast } from "~/platform/http/toast.server";
 
 // In development the stylesheet also loads as a module, so style edits apply without a reload.
 if (import.meta.env.DEV) void import("./app.css");
@@ -32,9 +32,9 @@ export const links: Route.LinksFunction = () => [
 
 export async function loader({ request }: Route.LoaderArgs) {
   const { viewer, headers } = await getViewer(request);
-  const { flash, header } = await takeFlash(request);
+  const { toast, header } = await takeToast(request);
   if (header) headers.append("Set-Cookie", header);
-  return data({ site: getSiteInfo(), viewer, flash }, { headers });
+  return data({ site: getSiteInfo(), viewer, toast }, { headers });
 }
 
 export function Layout({ children }: { children: React.ReactNode }) {
@@ -76,10 +76,10 @@ export default function App({ loaderData }: Route.ComponentProps) {
   useEffect(() => {
     document.documentElement.dataset.hydrated = "true";
   }, []);
-  const { flash } = loaderData;
+  const { toast } = loaderData;
   useEffect(() => {
-    if (flash) void showToast(flash.kind, flash);
-  }, [flash]);
+    if (toast) void showToast(toast.kind, toast);
+  }, [toast]);
   return <Outlet />;
 }
 

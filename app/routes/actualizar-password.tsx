@@ -4,10 +4,11 @@ import { resetPassword } from "~/features/accounts/account-actions.server";
 import { accountMessages, newPasswordSchema } from "~/features/accounts/account-schemas";
 import {
   AccountCard,
-  FormMessage,
+  accountCheck,
+  accountReply,
   NewPasswordFields,
-  ValidatedForm,
 } from "~/features/accounts/account-ui";
+import { ValidatedForm } from "~/ui/form";
 import { pageMeta } from "~/features/seo/meta";
 import { Button, ButtonLink } from "~/ui/button";
 
@@ -43,9 +44,10 @@ export default function UpdatePassword({ loaderData, actionData }: Route.Compone
   }
   return (
     <AccountCard title="Nueva contraseña" subtitle="Elige una contraseña de al menos 8 caracteres.">
-      <FormMessage result={actionData} />
       <ValidatedForm
-        schema={newPasswordSchema}
+        validate={accountCheck(newPasswordSchema)}
+        answer={actionData}
+        describe={accountReply}
         className="space-y-4"
         aria-label="Formulario de nueva contraseña"
       >

@@ -2,7 +2,8 @@ import { useNavigation } from "react-router";
 import type { Route } from "./+types/admin-login";
 import { adminSignIn } from "~/features/accounts/account-actions.server";
 import { signInSchema } from "~/features/accounts/account-schemas";
-import { AccountCard, Field, FormMessage, ValidatedForm } from "~/features/accounts/account-ui";
+import { AccountCard, accountCheck, accountReply } from "~/features/accounts/account-ui";
+import { Field, ValidatedForm } from "~/ui/form";
 import { pageMeta } from "~/features/seo/meta";
 import { Button } from "~/ui/button";
 
@@ -22,9 +23,10 @@ export default function AdminLogin({ actionData }: Route.ComponentProps) {
   const busy = useNavigation().state === "submitting";
   return (
     <AccountCard title="Panel de Administración" subtitle="Acceso restringido al personal.">
-      <FormMessage result={actionData} />
       <ValidatedForm
-        schema={signInSchema}
+        validate={accountCheck(signInSchema)}
+        answer={actionData}
+        describe={accountReply}
         className="space-y-4"
         aria-label="Acceso de administración"
       >

@@ -2,18 +2,13 @@ import { LogOut, Search } from "lucide-react";
 import { Form, Link } from "react-router";
 import type { Route } from "./+types/admin";
 import { requireAdmin } from "~/features/accounts/session.server";
-import { dashboardFigures, listTab } from "~/features/admin/admin-data.server";
+import { adminPanel } from "~/features/admin/admin-data.server";
 import { AdminListingTable, PaymentsTable } from "~/features/admin/admin-tables";
-import {
-  adminTabs,
-  adminViewFrom,
-  paymentFilters,
-  type AdminView,
-} from "~/features/admin/admin-tabs";
+import { adminTabs, paymentFilters, type AdminView } from "~/features/admin/admin-tabs";
 import { formatPrice } from "~/features/catalogue/services";
 import { pageMeta } from "~/features/seo/meta";
-import { getDb } from "~/platform/db/database.server";
 import { Button } from "~/ui/button";
+import { Field, Select } from "~/ui/form";
 import { DownloadLink } from "~/ui/download-link";
 import { RefreshButton } from "~/ui/refresh-button";
 
@@ -27,11 +22,7 @@ export const meta: Route.MetaFunction = ({ matches }) =>
 
 export async function loader({ request }: Route.LoaderArgs) {
   const admin = await requireAdmin(request);
-  const view = adminViewFrom(new URL(request.url));
-  const db = getDb();
-  if (view.tab === "dashboard")
-    return { admin, view, dashboard: await dashboardFigures(db), listing: null };
-  return { admin, view, dashboard: null, listing: await listTab(db, { ...view, tab: view.tab }) };
+  return { admin, ...(await adminPanel(new URL(request.url))) };
 }
 
 export default function AdminPanel({ loaderData }: Route.ComponentProps) {
@@ -103,31 +94,22 @@ function ListControls({ view }: { view: AdminView }) {
         role="search"
       >
         <input type="hidden" name="tab" value={view.tab} />
-        <label className="text-sm font-medium text-ink">
-          Buscar
-          <input
-            type="search"
-            name="q"
-            defaultValue={view.search}
-            maxLength={100}
-            className="mt-1 block w-64 rounded-lg border-0 px-3 py-2 ring-1 ring-slate-300 ring-inset focus:ring-2 focus:ring-brand-600"
-          />
-        </label>
+        <Field
+          label="Buscar"
+          frameClassName="w-64"
+          type="search"
+          name="q"
+          defaultValue={view.search}
+          maxLength={100}
+        />
         {view.tab === "pagos" ? (
-          <label className="text-sm font-medium text-ink">
-            Estado
-            <select
-              name="estado"
-              defaultValue={view.status}
-              className="mt-1 block rounded-lg border-0 px-3 py-2 ring-1 ring-slate-300 ring-inset"
-            >
-              {paymentFilters.map((filter) => (
-                <option key={filter.value} value={filter.value}>
-                  {filter.label}
-                </option>
-              ))}
-            </select>
-          </label>
+          <Select label="Estado" name="estado" defaultValue={view.status}>
+            {paymentFilters.map((filter) => (
+              <option key={filter.value} value={filter.value}>
+                {filter.label}
+              </option>
+            ))}
+          </Select>
         ) : null}
         <Button type="submit" variant="secondary">
           <Search className="size-4" aria-hidden />

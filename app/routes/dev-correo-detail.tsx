@@ -2,14 +2,10 @@ import { ArrowLeft } from "lucide-react";
 import { Link } from "react-router";
 import type { Route } from "./+types/dev-correo-detail";
 import { pageMeta } from "~/features/seo/meta";
-import { getDb } from "~/platform/db/database.server";
-import { devMailboxOpenTo, readDevMail } from "~/platform/mail/dev-mailbox.server";
+import { devMailPage } from "~/platform/mail/dev-mailbox.server";
 
-export async function loader({ params, context }: Route.LoaderArgs) {
-  if (!devMailboxOpenTo(context.clientAddress)) throw new Response("Not Found", { status: 404 });
-  const mail = await readDevMail(getDb(), params.id);
-  if (!mail) throw new Response("Not Found", { status: 404 });
-  return { mail };
+export function loader({ params, context }: Route.LoaderArgs) {
+  return devMailPage(context.clientAddress, params.id);
 }
 
 export const meta: Route.MetaFunction = ({ matches, loaderData }) =>

@@ -2,14 +2,11 @@ import { Mail } from "lucide-react";
 import { Link } from "react-router";
 import type { Route } from "./+types/dev-correo";
 import { pageMeta } from "~/features/seo/meta";
-import { getConfig } from "~/platform/config.server";
-import { getDb } from "~/platform/db/database.server";
-import { devMailboxOpenTo, listDevMails } from "~/platform/mail/dev-mailbox.server";
+import { devMailboxPage } from "~/platform/mail/dev-mailbox.server";
 import { formatDate } from "~/ui/dates";
 
-export async function loader({ context }: Route.LoaderArgs) {
-  if (!devMailboxOpenTo(context.clientAddress)) throw new Response("Not Found", { status: 404 });
-  return { mails: await listDevMails(getDb()), smtpConfigured: Boolean(getConfig().smtpUrl) };
+export function loader({ context }: Route.LoaderArgs) {
+  return devMailboxPage(context.clientAddress);
 }
 
 export const meta: Route.MetaFunction = ({ matches }) =>

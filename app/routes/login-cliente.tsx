@@ -2,7 +2,8 @@ import { Link, redirect, useNavigation } from "react-router";
 import type { Route } from "./+types/login-cliente";
 import { customerSignIn } from "~/features/accounts/account-actions.server";
 import { signInSchema } from "~/features/accounts/account-schemas";
-import { AccountCard, Field, FormMessage, ValidatedForm } from "~/features/accounts/account-ui";
+import { AccountCard, accountCheck, accountReply } from "~/features/accounts/account-ui";
+import { Field, ValidatedForm } from "~/ui/form";
 import { getViewer } from "~/features/accounts/session.server";
 import { pageMeta } from "~/features/seo/meta";
 import { Button } from "~/ui/button";
@@ -28,8 +29,13 @@ export default function CustomerLogin({ actionData }: Route.ComponentProps) {
   const busy = useNavigation().state === "submitting";
   return (
     <AccountCard title="Iniciar sesión" subtitle="Accede a tu área de cliente.">
-      <FormMessage result={actionData} />
-      <ValidatedForm schema={signInSchema} className="space-y-4" aria-label="Inicio de sesión">
+      <ValidatedForm
+        validate={accountCheck(signInSchema)}
+        answer={actionData}
+        describe={accountReply}
+        className="space-y-4"
+        aria-label="Inicio de sesión"
+      >
         <Field label="Email" name="email" type="email" autoComplete="email" required />
         <Field
           label="Contraseña"

@@ -1,12 +1,10 @@
 import { LogOut, UserRound } from "lucide-react";
 import { Form } from "react-router";
 import type { Route } from "./+types/mi-cuenta";
-import { count, desc, eq, sql } from "drizzle-orm";
+import { accountOverview } from "~/features/accounts/account-overview.server";
 import { requireCustomer } from "~/features/accounts/session.server";
 import { formatPrice } from "~/features/catalogue/services";
 import { purchaseStatusLabel } from "~/features/payments/purchase-status";
-import { getDb } from "~/platform/db/database.server";
-import { profiles, purchases } from "~/platform/db/schema";
 import { AccountDataSection } from "~/features/privacy/account-data-section";
 import { pageMeta } from "~/features/seo/meta";
 import { Button, ButtonLink } from "~/ui/button";
@@ -21,34 +19,7 @@ export const meta: Route.MetaFunction = ({ matches }) =>
   });
 
 export async function loader({ request }: Route.LoaderArgs) {
-  const viewer = await requireCustomer(request);
-  const db = getDb();
-  const [latest, [profile], [totals]] = await Promise.all([
-    db
-      .select()
-      .from(purchases)
-      .where(eq(purchases.userId, viewer.id))
-      .orderBy(desc(purchases.createdAt))
-      .limit(5),
-    db.select({ fullName: profiles.fullName }).from(profiles).where(eq(profiles.id, viewer.id)),
-    // Spent counts completed purchases only: pending, failed and refunded ones cost nothing.
-    db
-      .select({
-        purchases: count(),
-        spentCents:
-          sql<number>`coalesce(sum(${purchases.price}) filter (where ${purchases.status} = 'completed'), 0)`.mapWith(
-            Number,
-          ),
-      })
-      .from(purchases)
-      .where(eq(purchases.userId, viewer.id)),
-  ]);
-  return {
-    viewer,
-    fullName: profile?.fullName ?? null,
-    purchases: latest,
-    totals: totals ?? { purchases: 0, spentCents: 0 },
-  };
+  return accountOverview(await requireCustomer(request));
 }
 
 export default function Account({

@@ -1,18 +1,15 @@
 import { CreditCard, FlaskConical, Undo2 } from "lucide-react";
-import { data, Form, redirect, useNavigation } from "react-router";
+import { Form, useNavigation } from "react-router";
 import type { Route } from "./+types/pago-simulado";
 import { requireCustomer } from "~/features/accounts/session.server";
 import { formatPrice } from "~/features/catalogue/services";
 import { paymentMessages } from "~/features/payments/payment-messages";
 import { purchaseStatusLabel } from "~/features/payments/purchase-status";
 import {
-  deliverToWebhook,
-  findSimulatedPurchase,
-  simulatedEvents,
-  type SimulatedOutcome,
+  runSimulatedOutcome,
+  simulatedCheckoutPage,
 } from "~/features/payments/simulated-checkout.server";
 import { pageMeta } from "~/features/seo/meta";
-import { getConfig } from "~/platform/config.server";
 import { Button } from "~/ui/button";
 
 export const meta: Route.MetaFunction = ({ matches }) =>
@@ -23,56 +20,17 @@ export const meta: Route.MetaFunction = ({ matches }) =>
     noIndex: true,
   });
 
-async function load(request: Request, sessionId: string) {
-  // Only the local simulation has this page; with Stripe configured it does not exist.
-  if (getConfig().stripe.secretKey) throw new Response("Not Found", { status: 404 });
-  const viewer = await requireCustomer(request);
-  const purchase = await findSimulatedPurchase(sessionId, viewer);
-  if (!purchase) throw new Response("Not Found", { status: 404 });
-  return { viewer, purchase };
-}
-
 export async function loader({ request, params }: Route.LoaderArgs) {
-  const { purchase } = await load(request, params.sessionId);
-  return {
-    serviceName: purchase.serviceName,
-    price: purchase.price,
-    status: purchase.status,
-  };
-}
-
-/** Like Stripe Checkout, a declined card can be retried on the same session. */
-const payable = (status: string) => status === "pending" || status === "failed";
-
-/** Which outcomes a purchase in each state can still have. */
-function allowed(outcome: string, status: string): outcome is SimulatedOutcome {
-  if (outcome === "refund") return status === "completed";
-  return ["pay", "decline", "cancel"].includes(outcome) && payable(status);
+  return simulatedCheckoutPage(params.sessionId, await requireCustomer(request));
 }
 
 export async function action({ request, params }: Route.ActionArgs) {
-  const { viewer, purchase } = await load(request, params.sessionId);
-  let outcome: string;
-  try {
-    outcome = String((await request.formData()).get("outcome"));
-  } catch {
-    return data({ declined: false }, { status: 400 });
-  }
-  if (!allowed(outcome, purchase.status)) return data({ declined: false }, { status: 400 });
-  for (const event of simulatedEvents(outcome, purchase, viewer.email)) {
-    const status = await deliverToWebhook(event);
-    if (status !== 200) return data({ declined: false }, { status: 502 });
-  }
-  if (outcome === "pay")
-    return redirect(`/pago-exitoso?service=${encodeURIComponent(purchase.serviceName)}`);
-  if (outcome === "cancel") return redirect("/precios");
-  if (outcome === "refund") return redirect("/test-pagos");
-  return { declined: true };
+  return runSimulatedOutcome(request, params.sessionId, await requireCustomer(request));
 }
 
 export default function SimulatedCheckout({ loaderData, actionData }: Route.ComponentProps) {
   const busy = useNavigation().state !== "idle";
-  const open = payable(loaderData.status);
+  const open = loaderData.outcomes.includes("pay");
   return (
     <section className="flex justify-center bg-slate-50 px-4 py-16">
       <div className="w-full max-w-md rounded-2xl bg-white p-8 shadow-sm ring-1 ring-slate-200">
@@ -104,7 +62,7 @@ export default function SimulatedCheckout({ loaderData, actionData }: Route.Comp
             {paymentMessages.declined.description}
           </p>
         ) : null}
-        {loaderData.status === "completed" ? (
+        {loaderData.outcomes.includes("refund") ? (
           <Form method="post" className="mt-8">
             <Button
               type="submit"

@@ -1,16 +1,15 @@
-import { eq } from "drizzle-orm";
 import { BadgeCheck, KeyRound, MailWarning } from "lucide-react";
 import { useState } from "react";
-import { Form, useNavigation } from "react-router";
+import { useNavigation } from "react-router";
 import type { Route } from "./+types/perfil";
 import { profileAction } from "~/features/accounts/account-actions.server";
 import { PROFILE_LIMITS, profileSchema } from "~/features/accounts/account-schemas";
-import { Field, FormMessage, ValidatedForm } from "~/features/accounts/account-ui";
+import { accountCheck, accountReply } from "~/features/accounts/account-ui";
+import { profilePage, type EditableProfile } from "~/features/accounts/profile.server";
 import { requireCustomer } from "~/features/accounts/session.server";
 import { pageMeta } from "~/features/seo/meta";
-import { getDb } from "~/platform/db/database.server";
-import { profiles } from "~/platform/db/schema";
 import { Button, ButtonLink } from "~/ui/button";
+import { cardClasses, Field, TextArea, ValidatedForm } from "~/ui/form";
 
 export const meta: Route.MetaFunction = ({ matches }) =>
   pageMeta(matches, {
@@ -21,17 +20,7 @@ export const meta: Route.MetaFunction = ({ matches }) =>
   });
 
 export async function loader({ request }: Route.LoaderArgs) {
-  const viewer = await requireCustomer(request);
-  const [profile] = await getDb()
-    .select({
-      fullName: profiles.fullName,
-      phone: profiles.phone,
-      company: profiles.company,
-      bio: profiles.bio,
-    })
-    .from(profiles)
-    .where(eq(profiles.id, viewer.id));
-  return { viewer, profile: profile ?? { fullName: null, phone: null, company: null, bio: null } };
+  return profilePage(await requireCustomer(request));
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
@@ -39,52 +28,48 @@ export async function action({ request, context }: Route.ActionArgs) {
   return profileAction({ request, clientAddress: context.clientAddress }, viewer);
 }
 
-const cardClasses = "rounded-2xl bg-white p-6 shadow-sm ring-1 ring-slate-200";
+type Intent = "save" | "verify" | "password";
+type Answer = Route.ComponentProps["actionData"];
 
 export default function Profile({ loaderData, actionData }: Route.ComponentProps) {
   const { viewer, profile } = loaderData;
   const navigation = useNavigation();
-  const busyWith = navigation.state === "submitting" ? navigation.formData?.get("intent") : null;
+  const submitting = navigation.formData?.get("intent") as Intent | undefined;
+  const busyWith = navigation.state === "submitting" ? submitting : null;
+  // Three forms share one action: its answer belongs to the form that was sent last (the
+  // profile form when the page was posted without JavaScript).
+  const [lastIntent, setLastIntent] = useState<Intent>("save");
+  if (submitting && submitting !== lastIntent) setLastIntent(submitting);
+  const answerFor = (intent: Intent) => (intent === lastIntent ? actionData : undefined);
   // The form is keyed by the saved values, so it shows them again after each save.
   const saved = JSON.stringify(profile);
   return (
     <section className="mx-auto max-w-2xl space-y-6 px-4 py-12 sm:px-6">
       <h1 className="text-3xl font-bold tracking-tight">Mi perfil</h1>
-      <FormMessage result={actionData} />
 
       <div className={cardClasses}>
-        <label className="block text-sm font-medium text-ink">
-          Email
-          <input
-            className="mt-1 block w-full rounded-lg border-0 bg-slate-50 px-3 py-2.5 text-slate-700 ring-1 ring-slate-200 ring-inset"
-            value={viewer.email}
-            readOnly
-            aria-describedby="email-state"
+        <Field
+          label="Email"
+          value={viewer.email}
+          readOnly
+          hint={<EmailState verified={viewer.emailVerified} />}
+        />
+        {viewer.emailVerified ? null : (
+          <MailRequest
+            intent="verify"
+            label="Reenviar Email"
+            busy={busyWith === "verify"}
+            answer={answerFor("verify")}
           />
-        </label>
-        {viewer.emailVerified ? (
-          <p
-            id="email-state"
-            className="mt-2 inline-flex items-center gap-1 text-sm font-medium text-emerald-700"
-          >
-            <BadgeCheck className="size-4" aria-hidden />
-            Email verificado
-          </p>
-        ) : (
-          <div
-            id="email-state"
-            className="mt-3 flex flex-col gap-3 rounded-lg bg-amber-50 p-4 text-sm text-amber-900 ring-1 ring-amber-200 sm:flex-row sm:items-center sm:justify-between"
-          >
-            <p className="flex items-center gap-2">
-              <MailWarning className="size-5 shrink-0" aria-hidden />
-              Tu email aún no está verificado.
-            </p>
-            <MailRequest intent="verify" label="Reenviar Email" busy={busyWith === "verify"} />
-          </div>
         )}
       </div>
 
-      <ProfileForm key={saved} profile={profile} saving={busyWith === "save"} />
+      <ProfileForm
+        key={saved}
+        profile={profile}
+        saving={busyWith === "save"}
+        answer={answerFor("save")}
+      />
 
       <div className={cardClasses}>
         <h2 className="flex items-center gap-2 text-lg font-semibold">
@@ -94,15 +79,28 @@ export default function Profile({ loaderData, actionData }: Route.ComponentProps
         <p className="mt-2 text-sm text-slate-600">
           Te enviaremos un enlace a {viewer.email} para elegir una nueva contraseña.
         </p>
-        <div className="mt-4">
-          <MailRequest
-            intent="password"
-            label="Cambiar contraseña"
-            busy={busyWith === "password"}
-          />
-        </div>
+        <MailRequest
+          intent="password"
+          label="Cambiar contraseña"
+          busy={busyWith === "password"}
+          answer={answerFor("password")}
+        />
       </div>
     </section>
+  );
+}
+
+function EmailState({ verified }: { verified: boolean }) {
+  return verified ? (
+    <span className="mt-1 inline-flex items-center gap-1 text-sm font-medium text-emerald-700">
+      <BadgeCheck className="size-4" aria-hidden />
+      Email verificado
+    </span>
+  ) : (
+    <span className="mt-2 flex items-center gap-2 rounded-lg bg-amber-50 p-3 text-sm text-amber-900 ring-1 ring-amber-200">
+      <MailWarning className="size-5 shrink-0" aria-hidden />
+      Tu email aún no está verificado.
+    </span>
   );
 }
 
@@ -111,27 +109,37 @@ function MailRequest({
   intent,
   label,
   busy,
+  answer,
 }: {
   intent: "verify" | "password";
   label: string;
   busy: boolean;
+  answer: Answer;
 }) {
   return (
-    <Form method="post">
+    <ValidatedForm answer={answer} describe={accountReply} className="mt-4">
       <Button type="submit" name="intent" value={intent} variant="secondary" disabled={busy}>
         {busy ? "Enviando..." : label}
       </Button>
-    </Form>
+    </ValidatedForm>
   );
 }
 
-type EditableProfile = Route.ComponentProps["loaderData"]["profile"];
-
-function ProfileForm({ profile, saving }: { profile: EditableProfile; saving: boolean }) {
+function ProfileForm({
+  profile,
+  saving,
+  answer,
+}: {
+  profile: EditableProfile;
+  saving: boolean;
+  answer: Answer;
+}) {
   const [bioLength, setBioLength] = useState((profile.bio ?? "").length);
   return (
     <ValidatedForm
-      schema={profileSchema}
+      validate={accountCheck(profileSchema)}
+      answer={answer}
+      describe={accountReply}
       className={`${cardClasses} space-y-4`}
       aria-label="Datos del perfil"
     >
@@ -158,21 +166,19 @@ function ProfileForm({ profile, saving }: { profile: EditableProfile; saving: bo
         maxLength={PROFILE_LIMITS.company}
         defaultValue={profile.company ?? ""}
       />
-      <label className="block text-sm font-medium text-ink">
-        Biografía
-        <textarea
-          name="bio"
-          rows={4}
-          maxLength={PROFILE_LIMITS.bio}
-          defaultValue={profile.bio ?? ""}
-          onChange={(event) => setBioLength(event.currentTarget.value.length)}
-          aria-describedby="bio-count"
-          className="mt-1 block w-full rounded-lg border-0 px-3 py-2.5 text-ink shadow-sm ring-1 ring-slate-300 ring-inset focus:ring-2 focus:ring-brand-600 focus:ring-inset"
-        />
-      </label>
-      <p id="bio-count" className="-mt-2 text-right text-xs text-slate-500" aria-live="polite">
-        {bioLength}/{PROFILE_LIMITS.bio}
-      </p>
+      <TextArea
+        label="Biografía"
+        name="bio"
+        rows={4}
+        maxLength={PROFILE_LIMITS.bio}
+        defaultValue={profile.bio ?? ""}
+        onChange={(event) => setBioLength(event.currentTarget.value.length)}
+        hint={
+          <span className="block text-right" aria-live="polite">
+            {bioLength}/{PROFILE_LIMITS.bio}
+          </span>
+        }
+      />
       <div className="flex flex-wrap gap-3">
         <Button type="submit" disabled={saving}>
           {saving ? "Guardando..." : "Guardar"}

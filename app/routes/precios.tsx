@@ -1,6 +1,7 @@
 import { ShieldCheck } from "lucide-react";
 import type { Route } from "./+types/precios";
 import { PriceCard } from "~/features/catalogue/price-card";
+import { BuyButton } from "~/features/payments/purchase-dialog";
 import { services } from "~/features/catalogue/services";
 import { pageMeta } from "~/features/seo/meta";
 import { buttonClasses } from "~/ui/button";
@@ -37,6 +38,13 @@ export default function Prices() {
               key={service.slug}
               service={service}
               featured={service.slug === FEATURED_SLUG}
+              action={
+                <BuyButton
+                  service={service}
+                  className="w-full"
+                  variant={service.slug === FEATURED_SLUG ? "primary" : "secondary"}
+                />
+              }
             />
           ))}
         </div>

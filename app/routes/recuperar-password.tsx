@@ -4,7 +4,8 @@ import { Link, useNavigation } from "react-router";
 import type { Route } from "./+types/recuperar-password";
 import { requestPasswordReset } from "~/features/accounts/account-actions.server";
 import { accountMessages, recoverySchema } from "~/features/accounts/account-schemas";
-import { AccountCard, Field, FormMessage, ValidatedForm } from "~/features/accounts/account-ui";
+import { AccountCard, accountCheck, accountReply } from "~/features/accounts/account-ui";
+import { Field, ValidatedForm } from "~/ui/form";
 import { pageMeta } from "~/features/seo/meta";
 import { Button, ButtonLink } from "~/ui/button";
 import { showToast } from "~/ui/toast";
@@ -55,9 +56,10 @@ export default function RecoverPassword({ actionData }: Route.ComponentProps) {
       title="Recuperar contraseña"
       subtitle="Te enviaremos un enlace para elegir una nueva contraseña."
     >
-      <FormMessage result={actionData && "error" in actionData ? actionData : undefined} />
       <ValidatedForm
-        schema={recoverySchema}
+        validate={accountCheck(recoverySchema)}
+        answer={actionData}
+        describe={accountReply}
         className="space-y-4"
         aria-label="Recuperar contraseña"
       >

@@ -2,14 +2,14 @@ import { useState } from "react";
 import { Link, redirect, useNavigation } from "react-router";
 import type { Route } from "./+types/registro";
 import { signUp } from "~/features/accounts/account-actions.server";
-import { signUpSchema } from "~/features/accounts/account-schemas";
+import { accountMessages, signUpSchema } from "~/features/accounts/account-schemas";
 import {
   AccountCard,
-  Field,
-  FormMessage,
+  accountCheck,
+  accountReply,
   NewPasswordFields,
-  ValidatedForm,
 } from "~/features/accounts/account-ui";
+import { Field, ValidatedForm } from "~/ui/form";
 import { getViewer } from "~/features/accounts/session.server";
 import { pageMeta } from "~/features/seo/meta";
 import { HumanCheck } from "~/platform/human-check/human-check";
@@ -48,10 +48,11 @@ export default function SignUp({ loaderData, actionData }: Route.ComponentProps)
         </>
       }
     >
-      <FormMessage result={actionData} />
       <ValidatedForm
-        schema={signUpSchema}
-        blockedBy={humanCheckReady ? undefined : "humanCheckNotReady"}
+        validate={accountCheck(signUpSchema)}
+        answer={actionData}
+        describe={accountReply}
+        blockedBy={humanCheckReady ? undefined : accountMessages.humanCheckNotReady}
         className="space-y-4"
         aria-label="Registro"
       >

@@ -1,14 +1,11 @@
-import { desc, eq } from "drizzle-orm";
 import { AlertTriangle, CheckCircle2, ExternalLink, XCircle } from "lucide-react";
 import { Link } from "react-router";
 import type { Route } from "./+types/test-pagos";
 import { getViewer } from "~/features/accounts/session.server";
 import { formatPrice } from "~/features/catalogue/services";
 import { purchaseStatusLabel } from "~/features/payments/purchase-status";
+import { paymentTestOverview } from "~/features/payments/purchases.server";
 import { pageMeta } from "~/features/seo/meta";
-import { getConfig } from "~/platform/config.server";
-import { getDb } from "~/platform/db/database.server";
-import { purchases } from "~/platform/db/schema";
 import { RefreshButton } from "~/ui/refresh-button";
 import { DataTable } from "~/ui/data-table";
 import { formatDate } from "~/ui/dates";
@@ -23,19 +20,7 @@ export const meta: Route.MetaFunction = ({ matches }) =>
 
 export async function loader({ request }: Route.LoaderArgs) {
   const { viewer } = await getViewer(request);
-  if (!viewer) return { viewer: null, purchases: [], provider: null };
-  const rows = await getDb()
-    .select()
-    .from(purchases)
-    .where(eq(purchases.userId, viewer.id))
-    .orderBy(desc(purchases.createdAt))
-    .limit(100);
-  const config = getConfig();
-  return {
-    viewer,
-    purchases: rows,
-    provider: config.stripe.secretKey ? ("Stripe" as const) : ("Simulado" as const),
-  };
+  return paymentTestOverview(viewer);
 }
 
 const shortId = (value: string | null) => (value ? `${value.slice(0, 12)}…` : "—");

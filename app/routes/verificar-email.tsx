@@ -1,14 +1,14 @@
 import { AlertTriangle, CheckCircle2, MailCheck } from "lucide-react";
 import { useEffect } from "react";
-import { data, Form, Link, useNavigate, useNavigation, useRevalidator } from "react-router";
+import { data, Link, useNavigate, useNavigation, useRevalidator } from "react-router";
 import type { Route } from "./+types/verificar-email";
 import { resendVerification } from "~/features/accounts/account-actions.server";
 import { accountMessages } from "~/features/accounts/account-schemas";
-import { AccountCard, FormMessage } from "~/features/accounts/account-ui";
+import { AccountCard, accountReply } from "~/features/accounts/account-ui";
 import { getViewer, pendingVerificationCookie } from "~/features/accounts/session.server";
 import { pageMeta } from "~/features/seo/meta";
 import { Button, ButtonLink } from "~/ui/button";
-import { showToast } from "~/ui/toast";
+import { ValidatedForm } from "~/ui/form";
 
 /** Spec: after confirmation the page goes to /mi-cuenta after 2 s. */
 const REDIRECT_AFTER_VERIFICATION_MS = 2_000;
@@ -96,13 +96,8 @@ function WaitingForConfirmation({
     }, POLL_INTERVAL_MS);
     return () => window.clearInterval(timer);
   }, [revalidate]);
-  useEffect(() => {
-    if (actionData && "resent" in actionData) void showToast("success", accountMessages.resendSent);
-  }, [actionData]);
-  const failure = actionData && "error" in actionData ? actionData : undefined;
   return (
     <AccountCard title="Verifica tu email">
-      <FormMessage result={failure} />
       {linkInvalid ? (
         <div
           role="alert"
@@ -134,16 +129,11 @@ function WaitingForConfirmation({
         <AlertTriangle className="size-5 shrink-0" aria-hidden />
         Debes verificar tu email antes de realizar pagos o usar servicios premium.
       </p>
-      {actionData && "resent" in actionData ? (
-        <p role="status" className="mt-4 text-sm font-medium text-emerald-700">
-          {accountMessages.resendSent.title}: {accountMessages.resendSent.description}
-        </p>
-      ) : null}
-      <Form method="post" className="mt-6">
+      <ValidatedForm answer={actionData} describe={accountReply} className="mt-6">
         <Button type="submit" variant="secondary" size="lg" className="w-full" disabled={busy}>
           {busy ? "Enviando..." : "Reenviar Email"}
         </Button>
-      </Form>
+      </ValidatedForm>
       <div className="mt-6 flex justify-between text-sm">
         <Link to="/login-cliente" className="font-semibold text-brand-700 underline">
           Iniciar sesión

@@ -1,7 +1,8 @@
 import { Download } from "lucide-react";
 import { useState, type MouseEvent } from "react";
 import { buttonClasses } from "./button";
-import { showToast, type ToastInput } from "./toast";
+import type { ToastText } from "~/platform/http/toast";
+import { showToast } from "./toast";
 
 /**
  * A plain download link, which works without JavaScript; with it, the file is fetched first so
@@ -19,8 +20,8 @@ export function DownloadLink({
   label: string;
   busyLabel: string;
   fallbackName: string;
-  succeeded: ToastInput;
-  failed: ToastInput;
+  succeeded: ToastText;
+  failed: ToastText;
 }) {
   const [busy, setBusy] = useState(false);
   const download = async (event: MouseEvent<HTMLAnchorElement>) => {

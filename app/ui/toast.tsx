@@ -1,10 +1,9 @@
 import { lazy, Suspense, useEffect, useSyncExternalStore } from "react";
+import type { ToastKind, ToastText } from "~/platform/http/toast";
 
 /**
  * Toasts through sonner, loaded on the first toast: pages that never show one never download it.
  */
-export type ToastInput = { title: string; description?: string };
-type ToastKind = "success" | "error" | "info";
 
 const Toaster = lazy(() => import("sonner").then((module) => ({ default: module.Toaster })));
 
@@ -27,9 +26,14 @@ function requestToaster(): Promise<void> {
   return toasterReady;
 }
 
-export async function showToast(kind: ToastKind, { title, description }: ToastInput) {
+/** Shows a toast; a toast with the `id` of one still on screen replaces it instead of stacking. */
+export async function showToast(
+  kind: ToastKind,
+  { title, description }: ToastText,
+  { id }: { id?: string } = {},
+) {
   const [{ toast }] = await Promise.all([import("sonner"), requestToaster()]);
-  toast[kind](title, { description });
+  toast[kind](title, { description, id });
 }
 
 /** Mounted after the toaster (same Suspense boundary): from now on toasts are displayed. */

@@ -1,8 +1,8 @@
 import { eq } from "drizzle-orm";
 import { data, redirect } from "react-router";
 import { getDb } from "~/platform/db/database.server";
-import { profiles, users } from "~/platform/db/schema";
-import { flashHeader } from "~/platform/http/flash.server";
+import { users } from "~/platform/db/schema";
+import { redirectWithToast } from "~/platform/http/toast.server";
 import { HUMAN_CHECK_FIELD, verifyHumanCheck } from "~/platform/human-check/human-check.server";
 import { getLogger } from "~/platform/logger.server";
 import {
@@ -13,9 +13,11 @@ import {
   recoverySchema,
   signInSchema,
   signUpSchema,
+  type AccountFormResult,
   type AccountMessage,
 } from "./account-schemas";
 import { authApiError, getAuth } from "./auth.server";
+import { storeProfile } from "./profile.server";
 import { checkAccountLimits, type AccountAction } from "./rate-limits.server";
 import {
   isAdmin,
@@ -24,9 +26,6 @@ import {
   signOutHeaders,
   type Viewer,
 } from "./session.server";
-
-/** What a failed account form gets back: the message to show, and where to go next if any. */
-export type AccountFormResult = { error: AccountMessage; action?: { label: string; to: string } };
 
 export const VERIFY_CALLBACK = "/verificar-email";
 export const RESET_CALLBACK = "/actualizar-password";
@@ -58,14 +57,14 @@ async function limited(action: AccountAction, clientAddress: string, email?: str
     : fail("tooManyAttempts", 429, {}, { "Retry-After": String(retryAfter) });
 }
 
-async function redirectWithFlash(
+/** Redirects with one of the account messages as the next page's toast. */
+function redirectWithMessage(
   to: string,
   message: AccountMessage,
-  headers = new Headers(),
+  headers?: HeadersInit,
   kind: "success" | "info" = "success",
 ) {
-  headers.append("Set-Cookie", await flashHeader({ kind, ...accountMessages[message] }));
-  return redirect(to, { headers });
+  return redirectWithToast(to, { kind, ...accountMessages[message] }, { headers });
 }
 
 /** Sign-up: our rules first, then the address check the spec asks for, then Better Auth. */
@@ -93,7 +92,7 @@ export async function signUp({ request, clientAddress }: ActionInput) {
     return fail("signUpFailed", (await authApiError(error)) ? 400 : 503);
   }
   const headers = new Headers({ "Set-Cookie": await pendingVerificationCookie().serialize(email) });
-  return redirectWithFlash(VERIFY_CALLBACK, "signUpSucceeded", headers);
+  return redirectWithMessage(VERIFY_CALLBACK, "signUpSucceeded", headers);
 }
 
 type SignInOutcome =
@@ -141,10 +140,7 @@ async function signInWithPassword(
     getLogger().error({ err: error }, "sign-in failed");
     return {
       ok: false,
-      response: fail(
-        wrongCredentials === "wrongCredentials" ? "signUpFailed" : "adminLoginFailed",
-        503,
-      ),
+      response: fail("signInFailed", 503),
     };
   }
 }
@@ -152,7 +148,7 @@ async function signInWithPassword(
 export async function customerSignIn(input: ActionInput) {
   const outcome = await signInWithPassword(input, "wrongCredentials");
   if (!outcome.ok) return outcome.response;
-  return redirectWithFlash("/precios", "welcome", outcome.headers);
+  return redirectWithMessage("/precios", "welcome", outcome.headers);
 }
 
 /** Admin login: a valid password without the admin role ends the new session at once. */
@@ -163,11 +159,11 @@ export async function adminSignIn(input: ActionInput) {
     await revokeSessionToken(outcome.token);
     return fail("adminDenied", 403);
   }
-  outcome.headers.append(
-    "Set-Cookie",
-    await flashHeader({ kind: "success", title: `Bienvenido, ${outcome.email}` }),
+  return redirectWithToast(
+    "/admin",
+    { kind: "success", title: `Bienvenido, ${outcome.email}` },
+    { headers: outcome.headers },
   );
-  return redirect("/admin", { headers: outcome.headers });
 }
 
 /** Recovery answers the same whether or not the address has an account. */
@@ -212,13 +208,13 @@ export async function resetPassword({ request, clientAddress }: ActionInput) {
     getLogger().error({ err: error }, "password reset failed");
     return fail("resetMailFailed", 503);
   }
-  return redirectWithFlash("/login-cliente", "passwordUpdated");
+  return redirectWithMessage("/login-cliente", "passwordUpdated");
 }
 
 export async function resendVerification({ request, clientAddress }: ActionInput) {
   const email = (await pendingVerificationCookie().parse(request.headers.get("Cookie"))) as
     string | null;
-  if (!email) return redirectWithFlash("/registro", "resendNoEmail", new Headers(), "info");
+  if (!email) return redirectWithMessage("/registro", "resendNoEmail", undefined, "info");
   const tooMany = await limited("resend", clientAddress, email);
   if (tooMany) return tooMany;
   try {
@@ -236,7 +232,7 @@ export async function resendVerification({ request, clientAddress }: ActionInput
 }
 
 export async function signOut({ request }: { request: Request }) {
-  return redirectWithFlash("/", "signedOut", await signOutHeaders(request), "info");
+  return redirectWithMessage("/", "signedOut", await signOutHeaders(request), "info");
 }
 
 /** The profile page's form: its own fields, or one of the two mails it can ask for. */
@@ -257,20 +253,13 @@ export async function profileAction({ request, clientAddress }: ActionInput, vie
 async function saveProfile(form: Record<string, string>, viewer: Viewer) {
   const parsed = firstError(profileSchema, form);
   if (!parsed.success) return fail(parsed.error, 400);
-  // Empty fields are stored as null: "not given", as for an account that never filled them.
-  const values = Object.fromEntries(
-    Object.entries(parsed.data).map(([field, value]) => [field, value || null]),
-  ) as { [Field in keyof typeof parsed.data]: string | null };
   try {
-    await getDb()
-      .insert(profiles)
-      .values({ id: viewer.id, email: viewer.email, ...values })
-      .onConflictDoUpdate({ target: profiles.id, set: { ...values, updatedAt: new Date() } });
+    await storeProfile(viewer, parsed.data);
   } catch (error) {
     getLogger().error({ err: error }, "saving a profile failed");
     return fail("profileSaveFailed", 503);
   }
-  return redirectWithFlash("/perfil", "profileSaved");
+  return redirectWithMessage("/perfil", "profileSaved");
 }
 
 /** A new verification link, or a link to choose a new password, for the signed-in address. */
@@ -292,5 +281,8 @@ async function mailForProfile(viewer: Viewer, clientAddress: string, mail: "rese
     getLogger().error({ err: error, mail }, "a mail asked for on the profile page failed");
     return fail("resetMailFailed", 503);
   }
-  return redirectWithFlash("/perfil", mail === "resend" ? "resendSent" : "passwordChangeMailSent");
+  return redirectWithMessage(
+    "/perfil",
+    mail === "resend" ? "resendSent" : "passwordChangeMailSent",
+  );
 }

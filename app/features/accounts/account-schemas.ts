@@ -1,3 +1,4 @@
+import type { ToastText } from "~/platform/http/toast";
 import { z } from "~/platform/validation/zod";
 
 /** Rules and Spanish messages of the account forms (spec sections 5 and 8), client and server. */
@@ -6,8 +7,6 @@ export const EMAIL_MAX = 255;
 /** Profile fields; the bio's limit is the counter the form shows. */
 export const PROFILE_LIMITS = { fullName: 100, phone: 30, company: 100, bio: 500 } as const;
 const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
-
-export type Toast = { title: string; description?: string };
 
 export const accountMessages = {
   emailInvalid: { title: "Email inválido", description: "Por favor, introduce un email válido." },
@@ -53,7 +52,7 @@ export const accountMessages = {
   welcome: { title: "¡Bienvenido!" },
   adminWrongCredentials: { title: "Usuario o contraseña incorrectos" },
   adminDenied: { title: "Acceso denegado: No tienes permisos de administrador" },
-  adminLoginFailed: {
+  signInFailed: {
     title: "Error al iniciar sesión",
     description: "Por favor, inténtalo de nuevo.",
   },
@@ -114,9 +113,27 @@ export const accountMessages = {
     description:
       "Has hecho demasiados intentos seguidos. Espera unos minutos y vuelve a intentarlo.",
   },
-} satisfies Record<string, Toast>;
+} satisfies Record<string, ToastText>;
 
 export type AccountMessage = keyof typeof accountMessages;
+
+/** What a failed account form gets back: the message to show, and where to go next if any. */
+export type AccountFormResult = { error: AccountMessage; action?: { label: string; to: string } };
+
+/** The field each message is about, so a form shows it next to that field. */
+export const accountMessageField: Partial<Record<AccountMessage, string>> = {
+  emailInvalid: "email",
+  emailTooLong: "email",
+  alreadyRegistered: "email",
+  passwordRequired: "password",
+  passwordTooShort: "password",
+  passwordTooLong: "password",
+  passwordMismatch: "confirmPassword",
+  fullNameTooLong: "fullName",
+  phoneInvalid: "phone",
+  companyTooLong: "company",
+  bioTooLong: "bio",
+};
 
 const stop = (error: AccountMessage) => ({ error, abort: true });
 

@@ -116,8 +116,3 @@ export async function authApiError(error: unknown): Promise<APIError | undefined
   const { isAPIError } = await import("better-auth/api");
   return isAPIError(error) ? error : undefined;
 }
-
-/** Tests build the auth of their own database. */
-export function resetAuthForTests() {
-  holder.__auth = undefined;
-}

@@ -3,7 +3,7 @@ import { createCookie, redirect } from "react-router";
 import { getConfig } from "~/platform/config.server";
 import { getDb } from "~/platform/db/database.server";
 import { sessions, userRoles } from "~/platform/db/schema";
-import { flashHeader } from "~/platform/http/flash.server";
+import { redirectWithToast } from "~/platform/http/toast.server";
 import { accountMessages } from "./account-schemas";
 import { getAuth, hasSessionCookie } from "./auth.server";
 
@@ -61,20 +61,19 @@ export async function isAdmin(userId: string): Promise<boolean> {
 export async function requireAdmin(request: Request): Promise<Viewer> {
   const { viewer } = await getViewer(request);
   if (!viewer) {
-    throw redirect("/login", {
-      headers: {
-        "Set-Cookie": await flashHeader({ kind: "error", ...accountMessages.adminSessionRequired }),
-      },
+    throw await redirectWithToast("/login", {
+      kind: "error",
+      ...accountMessages.adminSessionRequired,
     });
   }
   if (!(await isAdmin(viewer.id))) {
     const fromElsewhere = request.headers.get("Sec-Fetch-Site") === "cross-site";
-    const headers = fromElsewhere ? new Headers() : await signOutHeaders(request);
-    headers.append(
-      "Set-Cookie",
-      await flashHeader({ kind: "error", ...accountMessages.accessDenied }),
+    const headers = fromElsewhere ? undefined : await signOutHeaders(request);
+    throw await redirectWithToast(
+      "/login",
+      { kind: "error", ...accountMessages.accessDenied },
+      { headers },
     );
-    throw redirect("/login", { headers });
   }
   return viewer;
 }

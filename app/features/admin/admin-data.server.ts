@@ -1,7 +1,9 @@
 import { and, count, desc, eq, ilike, or, sum, type SQL } from "drizzle-orm";
 import type { Database } from "~/platform/db/client.server";
+import { getDb } from "~/platform/db/database.server";
 import { contactInquiries, customers, payments, profiles, users } from "~/platform/db/schema";
-import type { AdminListTab, AdminView } from "./admin-tabs";
+import { adminCsv } from "./admin-csv.server";
+import { adminViewFrom, type AdminListTab, type AdminView } from "./admin-tabs";
 
 /** Enough rows for a small company's screen; the CSV holds the same rows. */
 const LIST_LIMIT = 500;
@@ -111,4 +113,30 @@ export async function listTab(
     case "clientes":
       return { tab: view.tab, rows: await listCustomers(db, view) };
   }
+}
+
+/** The admin panel at `url`: the dashboard, or the list of the tab in the address. */
+export async function adminPanel(url: URL) {
+  const view = adminViewFrom(url);
+  const db = getDb();
+  if (view.tab === "dashboard")
+    return { view, dashboard: await dashboardFigures(db), listing: null };
+  return { view, dashboard: null, listing: await listTab(db, { ...view, tab: view.tab }) };
+}
+
+/** The CSV of the admin tab in `url`, with the same search and filter as the screen. */
+export async function adminExport(url: URL): Promise<Response> {
+  const view = adminViewFrom(url);
+  if (view.tab === "dashboard") return new Response("Not Found", { status: 404 });
+  const { fileName, body } = adminCsv(
+    await listTab(getDb(), { ...view, tab: view.tab }),
+    new Date(),
+  );
+  return new Response(body, {
+    headers: {
+      "Content-Type": "text/csv; charset=utf-8",
+      "Content-Disposition": `attachment; filename="${fileName}"`,
+      "Cache-Control": "no-store",
+    },
+  });
 }

@@ -1,10 +1,21 @@
 import { Check, Zap } from "lucide-react";
-import { BuyButton } from "~/features/payments/purchase-dialog";
+import type { ReactNode } from "react";
 import { ServiceIcon } from "./service-icon";
 import { formatPrice, type Service } from "./services";
 
-/** A card of /precios; its id is the anchor other pages link to. */
-export function PriceCard({ service, featured = false }: { service: Service; featured?: boolean }) {
+/**
+ * A card of /precios; its id is the anchor other pages link to. The page gives the card its
+ * action (the buy button), so the catalogue knows nothing of payments.
+ */
+export function PriceCard({
+  service,
+  featured = false,
+  action,
+}: {
+  service: Service;
+  featured?: boolean;
+  action: ReactNode;
+}) {
   return (
     <article
       id={service.slug}
@@ -40,11 +51,7 @@ export function PriceCard({ service, featured = false }: { service: Service; fea
           </li>
         ))}
       </ul>
-      <BuyButton
-        service={service}
-        className="mt-8 w-full"
-        variant={featured ? "primary" : "secondary"}
-      />
+      <div className="mt-8">{action}</div>
     </article>
   );
 }

@@ -1,7 +1,7 @@
+import type { ToastText } from "~/platform/http/toast";
 import { CONTACT_LIMITS, type ContactErrorCode } from "./contact-schema";
 
 /** The Spanish texts of the contact form (spec sections 5 and 8): the one place they live. */
-export type ToastText = { title: string; description: string };
 
 export function contactErrorText(code: ContactErrorCode, values: { message?: string }): ToastText {
   switch (code) {

@@ -46,3 +46,15 @@ export const purchaseStatusLabels: Record<PurchaseStatus, string> = {
 export function purchaseStatusLabel(status: string): string {
   return purchaseStatusLabels[status as PurchaseStatus] ?? purchaseStatusLabels.pending;
 }
+
+export type SimulatedOutcome = "pay" | "decline" | "cancel" | "refund";
+
+/**
+ * What the simulated checkout can still do with a purchase in `status`. Like Stripe Checkout, a
+ * declined card can be retried on the same session; only a completed payment can be refunded.
+ */
+export function simulatedOutcomesFor(status: string): SimulatedOutcome[] {
+  if (status === "completed") return ["refund"];
+  if (status === "pending" || status === "failed") return ["pay", "decline", "cancel"];
+  return [];
+}

@@ -4,13 +4,14 @@ import type { Viewer } from "~/features/accounts/session.server";
 import { getConfig } from "~/platform/config.server";
 import { getDb } from "~/platform/db/database.server";
 import { purchases } from "~/platform/db/schema";
+import { data, redirect } from "react-router";
 import { stripeClient } from "./providers.server";
+import { simulatedOutcomesFor, type SimulatedOutcome } from "./purchase-status";
 
 /**
  * The local stand-in for Stripe Checkout: it produces the events Stripe would send, in Stripe's
  * JSON shapes, signed with the webhook secret, and posts them to our own webhook endpoint.
  */
-export type SimulatedOutcome = "pay" | "decline" | "cancel" | "refund";
 
 type Purchase = typeof purchases.$inferSelect;
 
@@ -136,4 +137,47 @@ export async function deliverToWebhook(payloadObject: unknown): Promise<number> 
     },
   );
   return response.status;
+}
+
+/** The simulated checkout page exists only without Stripe, and only for the buyer's own purchase. */
+async function ownSimulatedPurchase(sessionId: string, viewer: Viewer) {
+  if (getConfig().stripe.secretKey) throw new Response("Not Found", { status: 404 });
+  const purchase = await findSimulatedPurchase(sessionId, viewer);
+  if (!purchase) throw new Response("Not Found", { status: 404 });
+  return purchase;
+}
+
+export async function simulatedCheckoutPage(sessionId: string, viewer: Viewer) {
+  const purchase = await ownSimulatedPurchase(sessionId, viewer);
+  return {
+    serviceName: purchase.serviceName,
+    price: purchase.price,
+    status: purchase.status,
+    outcomes: simulatedOutcomesFor(purchase.status),
+  };
+}
+
+async function readOutcome(request: Request): Promise<string | null> {
+  try {
+    return String((await request.formData()).get("outcome"));
+  } catch {
+    return null;
+  }
+}
+
+/** Plays the chosen ending of the checkout through the real webhook, then goes where Stripe would. */
+export async function runSimulatedOutcome(request: Request, sessionId: string, viewer: Viewer) {
+  const purchase = await ownSimulatedPurchase(sessionId, viewer);
+  const outcome = await readOutcome(request);
+  const allowed: string[] = simulatedOutcomesFor(purchase.status);
+  if (!outcome || !allowed.includes(outcome)) return data({ declined: false }, { status: 400 });
+  for (const event of simulatedEvents(outcome as SimulatedOutcome, purchase, viewer.email)) {
+    const status = await deliverToWebhook(event);
+    if (status !== 200) return data({ declined: false }, { status: 502 });
+  }
+  if (outcome === "pay")
+    return redirect(`/pago-exitoso?service=${encodeURIComponent(purchase.serviceName)}`);
+  if (outcome === "cancel") return redirect("/precios");
+  if (outcome === "refund") return redirect("/test-pagos");
+  return { declined: true };
 }

@@ -3,6 +3,7 @@ import { useRef, useState } from "react";
 import { Form, useNavigation } from "react-router";
 import { Button, buttonClasses } from "~/ui/button";
 import { DownloadLink } from "~/ui/download-link";
+import { Field } from "~/ui/form";
 import { useHydrated } from "~/ui/use-hydrated";
 import { accountDataMessages, dataRights, DELETE_CONFIRMATION } from "./account-data-messages";
 
@@ -78,16 +79,14 @@ function AccountDeletion() {
           aria-label="Confirmar eliminación de la cuenta"
         >
           <p className="font-semibold text-red-900">¿Seguro que quieres eliminar tu cuenta?</p>
-          <label className="mt-3 block text-sm text-red-900">
-            Escribe {DELETE_CONFIRMATION} para confirmar
-            <input
-              name="confirmation"
-              value={typed}
-              onChange={(event) => setTyped(event.currentTarget.value)}
-              autoComplete="off"
-              className="mt-1 block w-full rounded-lg border-0 bg-white px-3 py-2.5 text-ink ring-1 ring-red-300 ring-inset focus:ring-2 focus:ring-red-600 focus:ring-inset"
-            />
-          </label>
+          <Field
+            label={`Escribe ${DELETE_CONFIRMATION} para confirmar`}
+            frameClassName="mt-3"
+            name="confirmation"
+            value={typed}
+            onChange={(event) => setTyped(event.currentTarget.value)}
+            autoComplete="off"
+          />
           <div className="mt-4 flex flex-wrap gap-3">
             <Button type="button" variant="ghost" onClick={cancel}>
               Cancelar

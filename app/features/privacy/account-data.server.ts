@@ -1,5 +1,6 @@
 import { desc, eq } from "drizzle-orm";
 import type { Viewer } from "~/features/accounts/session.server";
+import { purchaseTotalsOf } from "~/features/payments/purchases.server";
 import { getConfig } from "~/platform/config.server";
 import { getDb } from "~/platform/db/database.server";
 import { profiles, purchases, userActivityLog, users, verifications } from "~/platform/db/schema";
@@ -21,7 +22,7 @@ export function exportFileName(now: Date): string {
  */
 export async function exportAccountData(viewer: Viewer, now = new Date()) {
   const db = getDb();
-  const [[profile], history, activity] = await Promise.all([
+  const [[profile], history, activity, totals] = await Promise.all([
     db.select().from(profiles).where(eq(profiles.id, viewer.id)),
     db
       .select()
@@ -33,8 +34,8 @@ export async function exportAccountData(viewer: Viewer, now = new Date()) {
       .from(userActivityLog)
       .where(eq(userActivityLog.userId, viewer.id))
       .orderBy(desc(userActivityLog.createdAt)),
+    purchaseTotalsOf(viewer.id),
   ]);
-  const completed = history.filter((purchase) => purchase.status === "completed");
   return {
     exportadoEl: now.toISOString(),
     cuenta: {
@@ -63,9 +64,9 @@ export async function exportAccountData(viewer: Viewer, now = new Date()) {
       fecha: entry.createdAt.toISOString(),
     })),
     estadisticas: {
-      compras: history.length,
-      comprasCompletadas: completed.length,
-      totalGastado: completed.reduce((sum, purchase) => sum + purchase.price, 0) / 100,
+      compras: totals.purchases,
+      comprasCompletadas: totals.completed,
+      totalGastado: totals.spentCents / 100,
     },
   };
 }

@@ -2,6 +2,7 @@ import { createChallenge, verifySolution, type Challenge, type Solution } from "
 import { deriveKey } from "altcha-lib/algorithms/pbkdf2";
 import { getConfig } from "../config.server";
 import { getDb } from "../db/database.server";
+import { visitorKey } from "../security/client-address.server";
 import { hitRateLimit } from "../security/rate-limit.server";
 import { z } from "../validation/zod";
 
@@ -87,4 +88,24 @@ export async function verifyHumanCheck(raw: string | null | undefined): Promise<
     windowMs: VALIDITY_MS,
   });
   return firstUse.allowed;
+}
+
+const CHALLENGE_WINDOW_MS = 10 * 60_000;
+
+/**
+ * A fresh signed challenge for the forms' human check. Each one costs a key derivation, so an
+ * address gets as many as the account forms allow it attempts.
+ */
+export async function challengeResponse(clientAddress: string): Promise<Response> {
+  if (!humanCheckEnabled()) return new Response("Not Found", { status: 404 });
+  const limit = await hitRateLimit(getDb(), `altcha-challenge:ip:${visitorKey(clientAddress)}`, {
+    limit: getConfig().authAddressRateLimit,
+    windowMs: CHALLENGE_WINDOW_MS,
+  });
+  if (!limit.allowed)
+    return new Response("Demasiados intentos", {
+      status: 429,
+      headers: { "Retry-After": String(limit.retryAfterSeconds), "Cache-Control": "no-store" },
+    });
+  return Response.json(await newChallenge(), { headers: { "Cache-Control": "no-store" } });
 }

@@ -1,6 +1,7 @@
 import { and, desc, eq } from "drizzle-orm";
 import { getConfig } from "../config.server";
 import type { Database } from "../db/client.server";
+import { getDb } from "../db/database.server";
 import { isUuid } from "../db/ids";
 import { mailOutbox } from "../db/schema";
 import { extractLinks } from "./html";
@@ -38,4 +39,20 @@ export async function readDevMail(db: Database, id: string) {
     .from(mailOutbox)
     .where(and(eq(mailOutbox.id, id), eq(mailOutbox.deliveredVia, "dev-mailbox")));
   return mail && { ...mail, links: extractLinks(mail.html) };
+}
+
+const notFound = () => new Response("Not Found", { status: 404 });
+
+/** /dev/correo: the kept mails, for a browser on this machine in local mode only. */
+export async function devMailboxPage(clientAddress: string) {
+  if (!devMailboxOpenTo(clientAddress)) throw notFound();
+  return { mails: await listDevMails(getDb()), smtpConfigured: Boolean(getConfig().smtpUrl) };
+}
+
+/** /dev/correo/:id: one kept mail with its links. */
+export async function devMailPage(clientAddress: string, id: string) {
+  if (!devMailboxOpenTo(clientAddress)) throw notFound();
+  const mail = await readDevMail(getDb(), id);
+  if (!mail) throw notFound();
+  return { mail };
 }

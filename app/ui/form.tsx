@@ -1,0 +1,339 @@
+import { AlertCircle, CheckCircle2 } from "lucide-react";
+import {
+  createContext,
+  useContext,
+  useEffect,
+  useId,
+  useRef,
+  useState,
+  type ComponentProps,
+  type FormEvent,
+  type ReactNode,
+} from "react";
+import { Form, Link, type FetcherWithComponents } from "react-router";
+import type { ToastKind, ToastText } from "~/platform/http/toast";
+import { showToast } from "./toast";
+
+/**
+ * The form kit: every form of the site is built from these parts, so fields look alike, errors
+ * sit next to their field (also without JavaScript) and the server's answer is shown the same way.
+ */
+
+export const cardClasses = "rounded-2xl bg-white p-6 shadow-sm ring-1 ring-slate-200";
+
+const controlClasses = [
+  "mt-1 block w-full rounded-lg border-0 px-3 py-2.5 text-ink shadow-sm ring-1 ring-slate-300",
+  "ring-inset placeholder:text-slate-400 focus:ring-2 focus:ring-brand-600 focus:ring-inset",
+  "aria-[invalid=true]:ring-2 aria-[invalid=true]:ring-red-600",
+  "[&[readonly]]:bg-slate-50 [&[readonly]]:text-slate-700 [&[readonly]]:shadow-none",
+].join(" ");
+
+const labelClasses = "block text-sm font-medium text-ink";
+
+/** A problem with what was typed: about one field, or about the whole form. */
+export type FieldIssue = { field?: string; text: ToastText };
+
+/** How a form shows one answer of the server. */
+export type FormReply = {
+  tone: ToastKind;
+  text: ToastText;
+  /** Every field the server refused, in the order the form should mention them. */
+  issues?: FieldIssue[];
+  /** Where to go next (for example 'Verificar'). */
+  action?: { label: string; to: string };
+  /** Shown in the form only: the page shows its own toast for it. */
+  noToast?: boolean;
+};
+
+export type FormValues = Record<string, FormDataEntryValue>;
+
+const FieldErrors = createContext<Partial<Record<string, ToastText>>>({});
+
+/** Ids and error of the control named `name`, read from the form around it. */
+function useControl(name: string | undefined, describedBy: string | undefined) {
+  const id = useId();
+  const errors = useContext(FieldErrors);
+  const error = name ? errors[name] : undefined;
+  const errorId = `${id}-error`;
+  const describers = [describedBy, error ? errorId : undefined].filter(Boolean).join(" ");
+  return {
+    id,
+    error,
+    errorId,
+    controlProps: {
+      id,
+      "aria-invalid": error ? true : undefined,
+      "aria-describedby": describers || undefined,
+    },
+  };
+}
+
+type ControlFrame = {
+  label: ReactNode;
+  /** Shows '*' after the label of a required field. */
+  markRequired?: boolean;
+  /** Text under the control, read with it by screen readers. */
+  hint?: ReactNode;
+  /** Classes of the block around label, control and messages (for grid placement). */
+  frameClassName?: string;
+};
+
+function Frame({
+  control,
+  label,
+  markRequired,
+  hint,
+  hintId,
+  frameClassName,
+  children,
+}: ControlFrame & {
+  control: ReturnType<typeof useControl>;
+  hintId: string;
+  children: ReactNode;
+}) {
+  return (
+    <div className={frameClassName}>
+      <label htmlFor={control.id} className={labelClasses}>
+        {label}
+        {markRequired ? (
+          <span className="text-red-700" aria-hidden>
+            {" "}
+            *
+          </span>
+        ) : null}
+      </label>
+      {children}
+      {hint ? (
+        <div id={hintId} className="mt-1 text-xs text-slate-500">
+          {hint}
+        </div>
+      ) : null}
+      {control.error ? (
+        <p id={control.errorId} className="mt-1 text-sm text-red-700">
+          {control.error.description ?? control.error.title}
+        </p>
+      ) : null}
+    </div>
+  );
+}
+
+export function Field({
+  label,
+  markRequired,
+  hint,
+  frameClassName,
+  className = "",
+  ...input
+}: ControlFrame & ComponentProps<"input">) {
+  const hintId = `${useId()}-hint`;
+  const control = useControl(input.name, hint ? hintId : undefined);
+  return (
+    <Frame {...{ control, label, markRequired, hint, hintId, frameClassName }}>
+      <input {...input} {...control.controlProps} className={`${controlClasses} ${className}`} />
+    </Frame>
+  );
+}
+
+export function TextArea({
+  label,
+  markRequired,
+  hint,
+  frameClassName,
+  className = "",
+  ...textarea
+}: ControlFrame & ComponentProps<"textarea">) {
+  const hintId = `${useId()}-hint`;
+  const control = useControl(textarea.name, hint ? hintId : undefined);
+  return (
+    <Frame {...{ control, label, markRequired, hint, hintId, frameClassName }}>
+      <textarea
+        {...textarea}
+        {...control.controlProps}
+        className={`${controlClasses} ${className}`}
+      />
+    </Frame>
+  );
+}
+
+export function Select({
+  label,
+  markRequired,
+  hint,
+  frameClassName,
+  className = "",
+  ...select
+}: ControlFrame & ComponentProps<"select">) {
+  const hintId = `${useId()}-hint`;
+  const control = useControl(select.name, hint ? hintId : undefined);
+  return (
+    <Frame {...{ control, label, markRequired, hint, hintId, frameClassName }}>
+      <select {...select} {...control.controlProps} className={`${controlClasses} ${className}`} />
+    </Frame>
+  );
+}
+
+const alertTones = {
+  error: { role: "alert", box: "bg-red-50 text-red-900 ring-red-200", icon: "text-red-600" },
+  success: {
+    role: "status",
+    box: "bg-emerald-50 text-emerald-900 ring-emerald-200",
+    icon: "text-emerald-600",
+  },
+  info: {
+    role: "status",
+    box: "bg-brand-50 text-brand-900 ring-brand-200",
+    icon: "text-brand-600",
+  },
+} as const;
+
+/** The server's answer inside the form: one message, or the list of what to correct. */
+export function FormAlert({ reply, className = "" }: { reply: FormReply; className?: string }) {
+  const tone = alertTones[reply.tone];
+  const Icon = reply.tone === "error" ? AlertCircle : CheckCircle2;
+  const listed = reply.issues && reply.issues.length > 1 ? reply.issues : null;
+  return (
+    <div
+      role={tone.role}
+      tabIndex={-1}
+      data-form-alert
+      className={`flex gap-3 rounded-lg p-4 text-sm ring-1 outline-none ${tone.box} ${className}`}
+    >
+      <Icon className={`size-5 shrink-0 ${tone.icon}`} aria-hidden />
+      <div>
+        {listed ? (
+          <ul className="space-y-1">
+            {listed.map(({ text }) => (
+              <li key={text.title}>
+                <strong>{text.title}:</strong> {text.description}
+              </li>
+            ))}
+          </ul>
+        ) : (
+          <>
+            <p className="font-semibold">{reply.text.title}</p>
+            {reply.text.description ? <p className="mt-1">{reply.text.description}</p> : null}
+          </>
+        )}
+        {reply.action ? (
+          <Link to={reply.action.to} className="mt-2 inline-block font-semibold underline">
+            {reply.action.label}
+          </Link>
+        ) : null}
+      </div>
+    </div>
+  );
+}
+
+const issueMap = (issues: FieldIssue[]) =>
+  Object.fromEntries(
+    issues.flatMap((issue) => (issue.field ? [[issue.field, issue.text] as const] : [])),
+  );
+
+type ValidatedFormProps<Answer> = {
+  /** The server's rules, run in the browser before sending; the first issue is also a toast. */
+  validate?: (values: FormValues) => FieldIssue[];
+  /** A reason, checked after `validate`, not to send the form yet. */
+  blockedBy?: ToastText;
+  /** The server's latest answer (the route's `actionData` or a fetcher's `data`). */
+  answer?: Answer;
+  /** How to show an answer; `undefined` shows nothing. */
+  describe?: (answer: Answer) => FormReply | undefined;
+  /** Called once per new answer, after it is shown (a success may reset the form). */
+  onReply?: (reply: FormReply, form: HTMLFormElement) => void;
+  /** Send through this fetcher, staying on the page, instead of navigating. */
+  fetcher?: FetcherWithComponents<Answer>;
+  /** Where the server's answer is shown inline; false when the page shows it elsewhere. */
+  alert?: boolean;
+} & Omit<ComponentProps<typeof Form>, "onSubmit">;
+
+/**
+ * A form that checks the server's rules before sending and shows the server's answer inline and
+ * as a toast. Each faulty field is marked (`aria-invalid`) and described by its message, focus
+ * goes to the first one, and a new toast of this form replaces the previous one.
+ */
+export function ValidatedForm<Answer>({
+  validate,
+  blockedBy,
+  answer,
+  describe,
+  onReply,
+  fetcher,
+  alert = true,
+  children,
+  ...formProps
+}: ValidatedFormProps<Answer>) {
+  const formRef = useRef<HTMLFormElement>(null);
+  const toastId = useId();
+  const [shown, setShown] = useState(() => ({
+    answer,
+    reply: answer === undefined ? undefined : describe?.(answer),
+  }));
+  const [issues, setIssues] = useState<FieldIssue[]>(shown.reply?.issues ?? []);
+  const [focusRequest, setFocusRequest] = useState(0);
+
+  // A new answer replaces what the form showed (state adjusted while rendering; its toast and
+  // the focus move happen in the effect below).
+  if (answer !== shown.answer) {
+    const reply = answer === undefined ? undefined : describe?.(answer);
+    setShown({ answer, reply });
+    setIssues(reply?.issues ?? []);
+    if (reply) setFocusRequest((count) => count + 1);
+  }
+
+  const { reply } = shown;
+  useEffect(() => {
+    if (!reply) return;
+    if (!reply.noToast) void showToast(reply.tone, reply.text, { id: toastId });
+    if (formRef.current) onReply?.(reply, formRef.current);
+    // Only a new reply is announced; onReply may change identity on every render.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [reply, toastId]);
+
+  useEffect(() => {
+    if (focusRequest > 0) focusFirstProblem(formRef.current, issues);
+    // Runs when a check or an answer asks for it, not on every edit of the issues.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [focusRequest]);
+
+  const onSubmit = (event: FormEvent<HTMLFormElement>) => {
+    const values = Object.fromEntries(new FormData(event.currentTarget));
+    const found = validate?.(values) ?? [];
+    const problem = found[0]?.text ?? blockedBy;
+    if (!problem) return;
+    event.preventDefault();
+    setIssues(found);
+    setFocusRequest((count) => count + 1);
+    void showToast("error", problem, { id: toastId });
+  };
+
+  // Correcting a field takes its error away; the others stay until the next check.
+  const onInput = (event: FormEvent<HTMLFormElement>) => {
+    const name = (event.target as { name?: unknown }).name;
+    if (typeof name === "string" && issues.some((issue) => issue.field === name))
+      setIssues(issues.filter((issue) => issue.field !== name));
+  };
+
+  const FormComponent = fetcher ? fetcher.Form : Form;
+  return (
+    <FormComponent
+      ref={formRef}
+      method="post"
+      noValidate
+      {...formProps}
+      onSubmit={onSubmit}
+      onInput={onInput}
+    >
+      {alert && reply ? <FormAlert reply={reply} className="mb-5 sm:col-span-full" /> : null}
+      <FieldErrors.Provider value={issueMap(issues)}>{children}</FieldErrors.Provider>
+    </FormComponent>
+  );
+}
+
+function focusFirstProblem(form: HTMLFormElement | null, issues: FieldIssue[]) {
+  if (!form) return;
+  for (const { field } of issues) {
+    const control = field ? form.elements.namedItem(field) : null;
+    if (control instanceof HTMLElement) return control.focus();
+  }
+  form.querySelector<HTMLElement>("[data-form-alert]")?.focus();
+}
