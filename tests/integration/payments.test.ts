@@ -415,6 +415,64 @@ describe("refunds", () => {
     const after = await purchaseById(purchase.id);
     expect(after?.status).toBe("refunded");
   });
+
+  it("sends back a refund whose charge names only a payment intent no purchase has yet, and applies it once after the completion", async () => {
+    const purchase = await pendingPurchase("4");
+    // As Stripe sends it: the charge carries no checkout metadata, only its payment intent,
+    // which the purchase records at completion.
+    const refund = chargeRefunded("evt_refund_before_pi", "pi_refund_before_pi", 44_900, 44_900);
+    expect(refund.data.object.metadata).toEqual({});
+    const recorded = () =>
+      database.db.select().from(webhookEvents).where(eq(webhookEvents.id, refund.id));
+
+    expect(await deliver(refund)).toEqual({ status: 503, body: "Inténtalo más tarde" });
+    expect(await recorded()).toHaveLength(0);
+    expect((await purchaseById(purchase.id))?.status).toBe("pending");
+
+    await deliver(
+      sessionEvent("evt_paid_before_pi_refund", "checkout.session.completed", purchase, {
+        payment_status: "paid",
+        payment_intent: "pi_refund_before_pi",
+      }),
+    );
+    const paid = await customerTotals();
+
+    // Stripe delivers the refund again later, maybe more than once.
+    expect(await deliver(refund)).toEqual({ status: 200, body: "ok" });
+    expect(await deliver(refund)).toEqual({ status: 200, body: "ok" });
+    expect(await recorded()).toHaveLength(1);
+    expect((await purchaseById(purchase.id))?.status).toBe("refunded");
+    const [payment] = await database.db
+      .select()
+      .from(payments)
+      .where(eq(payments.purchaseId, purchase.id));
+    expect(payment).toMatchObject({ status: "refunded", amount: 44_900 });
+    expect(await customerTotals()).toMatchObject({
+      totalSpent: paid.totalSpent - 44_900,
+      totalOrders: paid.totalOrders - 1,
+    });
+    const activity = await database.db
+      .select()
+      .from(userActivityLog)
+      .where(eq(userActivityLog.activityType, "purchase_refunded"));
+    expect(
+      activity.filter(
+        (entry) => (entry.metadata as { purchaseId?: string }).purchaseId === purchase.id,
+      ),
+    ).toHaveLength(1);
+  });
+
+  it("acknowledges at once a refund of a charge with no payment intent, which no checkout of ours made", async () => {
+    const refund = chargeRefunded("evt_refund_no_pi", "", 5_000, 5_000);
+    const foreign = {
+      ...refund,
+      data: { object: { ...refund.data.object, payment_intent: null } },
+    };
+    expect(await deliver(foreign)).toEqual({ status: 200, body: "ok" });
+    expect(
+      await database.db.select().from(webhookEvents).where(eq(webhookEvents.id, foreign.id)),
+    ).toHaveLength(1);
+  });
 });
 
 describe("checkout limits", () => {

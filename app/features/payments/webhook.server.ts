@@ -63,8 +63,9 @@ export async function handleWebhook(
     });
   } catch (error) {
     if (!(error instanceof TooEarly)) throw error;
-    // Nothing was recorded: the provider delivers the event again later.
-    getLogger().info({ eventId: event.id, type: event.type }, error.message);
+    // Nothing was recorded: the provider delivers the event again later (Stripe retries for
+    // three days, then gives up).
+    getLogger().warn({ eventId: event.id, type: event.type }, error.message);
     return { status: 503, body: "Inténtalo más tarde" };
   }
   if (queuedMail) getMailWorker().wake();
@@ -74,19 +75,27 @@ export async function handleWebhook(
 /** An event that cannot apply yet (it overtook the one before it); thrown to roll back. */
 class TooEarly extends Error {}
 
+/** The fields of an event's object that name what it is about. */
+type EventObject = {
+  object?: string;
+  id?: string;
+  metadata?: Record<string, string> | null;
+  payment_intent?: string | { id: string } | null;
+};
+
+function paymentIntentOf(object: EventObject): string | undefined {
+  return typeof object.payment_intent === "string"
+    ? object.payment_intent
+    : (object.payment_intent?.id ?? undefined);
+}
+
 /**
  * The purchase an event is about: by checkout session id, by the metadata we attached, or (for
  * a charge, which does not carry the payment's metadata) by its payment intent.
  */
 async function findPurchase(tx: Transaction, event: Stripe.Event) {
-  const object = event.data.object as {
-    object?: string;
-    id?: string;
-    metadata?: Record<string, string> | null;
-    payment_intent?: string | { id: string } | null;
-  };
-  const paymentIntentId =
-    typeof object.payment_intent === "string" ? object.payment_intent : object.payment_intent?.id;
+  const object = event.data.object as EventObject;
+  const paymentIntentId = paymentIntentOf(object);
   const condition =
     object.object === "checkout.session" && object.id
       ? eq(purchases.checkoutSessionId, object.id)
@@ -103,6 +112,13 @@ async function findPurchase(tx: Transaction, event: Stripe.Event) {
 /** Returns whether a mail was queued. */
 async function applyEvent(tx: Transaction, event: Stripe.Event): Promise<boolean> {
   const purchase = await findPurchase(tx, event);
+  if (!purchase && event.type === "charge.refunded" && paymentIntentOf(event.data.object)) {
+    // A charge names only its payment intent, which a purchase records at its completion: a
+    // refund that overtook the completion matches nothing yet. It is sent back unrecorded and
+    // applies when redelivered after the completion. A charge of no purchase of ours is
+    // retried the same way until Stripe gives up (three days), at the cost of a lookup each time.
+    throw new TooEarly("refund of a payment intent no purchase has yet: retried");
+  }
   if (!purchase) {
     getLogger().warn(
       { eventId: event.id, type: event.type },
