@@ -16,7 +16,7 @@ import { CLIENT_ADDRESS_HEADER, getAuth, startAuthLoading } from "~/features/acc
 import { publicPaths } from "~/features/seo/public-paths";
 import { createPageCache } from "~/platform/http/page-cache.server";
 import { precompressedStatic } from "~/platform/http/precompressed-static.server";
-import { handleWebhook } from "~/features/payments/webhook.server";
+import { handleWebhook, pruneWebhookEvents } from "~/features/payments/webhook.server";
 import { ConfigError, getConfig, type AppConfig } from "~/platform/config.server";
 import type { Database } from "~/platform/db/client.server";
 import { closeDatabase, getDatabaseHandle } from "~/platform/db/database.server";
@@ -232,12 +232,15 @@ async function ensureConfiguredAdmin(config: AppConfig, db: Database) {
 const PRUNE_INTERVAL_MS = 60 * 60_000;
 let pruneTimer: NodeJS.Timeout | undefined;
 
-/** The mail outbox worker and the hourly clean-up of old rate-limit windows and mails. */
+/**
+ * The mail outbox worker and the hourly clean-up of old rate-limit windows, mails and stored
+ * webhook events.
+ */
 function startBackgroundWork(db: Database) {
   getMailWorker().start();
   const prune = () =>
-    Promise.all([pruneRateLimits(db), pruneFinishedMails(db)]).catch((error) =>
-      getLogger().warn({ err: error }, "pruning old rows failed"),
+    Promise.all([pruneRateLimits(db), pruneFinishedMails(db), pruneWebhookEvents(db)]).catch(
+      (error) => getLogger().warn({ err: error }, "pruning old rows failed"),
     );
   pruneTimer = setInterval(prune, PRUNE_INTERVAL_MS);
   pruneTimer.unref();

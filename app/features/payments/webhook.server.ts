@@ -1,4 +1,4 @@
-import { and, eq, inArray, sql } from "drizzle-orm";
+import { and, eq, inArray, lt, sql } from "drizzle-orm";
 import type Stripe from "stripe";
 import { getConfig } from "~/platform/config.server";
 import type { Database } from "~/platform/db/client.server";
@@ -13,6 +13,7 @@ import {
 import { getLogger } from "~/platform/logger.server";
 import { getMailWorker } from "~/platform/mail/mailer.server";
 import { enqueueMails } from "~/platform/mail/outbox.server";
+import { isBillingPseudonym } from "./billing-erasure.server";
 import { statusesBelow, type PurchaseStatus } from "./purchase-status";
 import { stripeClient } from "./providers.server";
 import { receiptMail, refundMail } from "./receipt-mail.server";
@@ -51,11 +52,7 @@ export async function handleWebhook(
     queuedMail = await db.transaction(async (tx) => {
       const recorded = await tx
         .insert(webhookEvents)
-        .values({
-          id: event.id,
-          type: event.type,
-          payload: event as unknown as Record<string, unknown>,
-        })
+        .values({ id: event.id, type: event.type, payload: storedPayload(event) })
         .onConflictDoNothing()
         .returning({ id: webhookEvents.id });
       if (recorded.length === 0) return false;
@@ -87,6 +84,46 @@ function paymentIntentOf(object: EventObject): string | undefined {
   return typeof object.payment_intent === "string"
     ? object.payment_intent
     : (object.payment_intent?.id ?? undefined);
+}
+
+/**
+ * What is kept of an event (decision 012): its ids, never the customer's billing details
+ * (e-mail, name, address, phone, card) that Stripe's objects carry. Nothing reads it back: the
+ * row exists so an event id seen before is ignored, and for the staff to trace an event.
+ */
+export function storedPayload(event: Stripe.Event) {
+  const object = event.data.object as EventObject;
+  const purchaseId = object.metadata?.purchase_id;
+  return {
+    id: event.id,
+    type: event.type,
+    created: event.created,
+    object: {
+      object: object.object ?? null,
+      id: object.id ?? null,
+      payment_intent: paymentIntentOf(object) ?? null,
+      purchase_id: isUuid(purchaseId) ? purchaseId : null,
+    },
+  };
+}
+
+/**
+ * Stored events are deleted after the card networks' dispute window (120 days), in the hourly
+ * clean-up. Stripe redelivers an event for three days at most, so the ids still dedupe every
+ * delivery that can come.
+ */
+export const WEBHOOK_EVENT_RETENTION_MS = 120 * 24 * 60 * 60_000;
+
+/** Deletes events received more than `olderThanMs` ago; returns how many. */
+export async function pruneWebhookEvents(
+  db: Database,
+  olderThanMs = WEBHOOK_EVENT_RETENTION_MS,
+): Promise<number> {
+  const deleted = await db
+    .delete(webhookEvents)
+    .where(lt(webhookEvents.receivedAt, sql`now() - make_interval(secs => ${olderThanMs / 1000})`))
+    .returning({ id: webhookEvents.id });
+  return deleted.length;
 }
 
 /**
@@ -275,6 +312,8 @@ async function refundPurchase(
     description: `Compra reembolsada: ${purchase.serviceName}`,
     metadata: { purchaseId: purchase.id, amount: payment.amount, currency: payment.currency },
   });
+  // The account was deleted and its e-mail replaced by a pseudonym: there is no one to tell.
+  if (isBillingPseudonym(payment.customerEmail)) return false;
   const { company, siteUrl } = getConfig();
   await enqueueMails(tx, [
     refundMail(

@@ -1,5 +1,6 @@
 import { desc, eq } from "drizzle-orm";
 import type { Viewer } from "~/features/accounts/session.server";
+import { pseudonymiseBilling } from "~/features/payments/billing-erasure.server";
 import { purchaseTotalsOf } from "~/features/payments/purchases.server";
 import { getConfig } from "~/platform/config.server";
 import { getDb } from "~/platform/db/database.server";
@@ -74,10 +75,14 @@ export async function exportAccountData(viewer: Viewer, now = new Date()) {
 /**
  * GDPR erasure: the user row goes, and with it (by cascade) the profile, sessions, sign-in
  * methods and roles; pending reset links go too. Purchases and activity stay for the accounts
- * the law requires, no longer linked to anyone (their user id becomes null).
+ * the law requires, no longer linked to anyone (their user id becomes null); the payments and
+ * customer totals stay too, with the e-mail replaced by a pseudonym and the name dropped
+ * (decision 012).
  */
 export async function deleteAccountData(viewer: Viewer): Promise<void> {
   await getDb().transaction(async (tx) => {
+    // First, while the purchases still name the user.
+    await pseudonymiseBilling(tx, { userId: viewer.id, email: viewer.email });
     await tx.delete(verifications).where(eq(verifications.value, viewer.id));
     await tx.delete(users).where(eq(users.id, viewer.id));
   });
