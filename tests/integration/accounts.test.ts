@@ -11,7 +11,7 @@ import {
 import { getAuth } from "~/features/accounts/auth.server";
 import { getViewer, requireAdmin } from "~/features/accounts/session.server";
 import { getConfig } from "~/platform/config.server";
-import { mailOutbox, profiles, users } from "~/platform/db/schema";
+import { accounts, mailOutbox, profiles, users } from "~/platform/db/schema";
 import { signedInCustomer } from "../support/customer-session";
 import { setupTestDatabase } from "../support/test-database";
 
@@ -104,6 +104,23 @@ describe("sign-in limits", () => {
     expect(statuses.slice(0, 10)).toEqual(Array(10).fill(401));
     expect(statuses[10]).toBe(429);
     expect((await run(customerSignIn, { email: "known@example.com", password })).status).toBe(429);
+  });
+});
+
+describe("sign-in failures", () => {
+  it("an unexpected failure says the login failed, not the sign-up", async () => {
+    await createVerifiedUser("broken-hash@example.com");
+    const [user] = await database.db
+      .select({ id: users.id })
+      .from(users)
+      .where(eq(users.email, "broken-hash@example.com"));
+    // A stored hash the password library cannot read makes Better Auth throw, not answer 401.
+    await database.db
+      .update(accounts)
+      .set({ password: "not-a-hash" })
+      .where(eq(accounts.userId, user!.id));
+    const answer = await run(customerSignIn, { email: "broken-hash@example.com", password });
+    expect(answer).toEqual({ status: 503, body: { error: "signInFailed" } });
   });
 });
 
