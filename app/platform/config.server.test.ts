@@ -60,7 +60,20 @@ describe("configuration", () => {
     expect(error).toBeInstanceOf(ConfigError);
     expect((error as Error).message).toContain("AUTH_SECRET");
     expect((error as Error).message).toContain("SITE_URL");
+    expect((error as Error).message).toContain("SMTP_URL");
     expect((error as Error).message.split("\n")).toHaveLength(1);
+  });
+
+  it("refuses to start in production without SMTP_URL, which would keep every mail (and its links) in the log", () => {
+    expect(() =>
+      parseConfig({
+        NODE_ENV: "production",
+        AUTH_SECRET: "x".repeat(40),
+        SITE_URL: "https://www.example.es",
+        STRIPE_SECRET_KEY: "sk_live_123",
+        STRIPE_WEBHOOK_SECRET: "whsec_123",
+      }),
+    ).toThrowError(/^Configuración inválida: SMTP_URL: obligatorio en producción/);
   });
 
   it("accepts a complete production configuration", () => {
@@ -69,6 +82,7 @@ describe("configuration", () => {
       AUTH_SECRET: "x".repeat(40),
       SITE_URL: "https://www.example.es",
       DATABASE_URL: "postgres://app@db:5432/app",
+      SMTP_URL: "smtps://user:pass@smtp.example.es:465",
       STRIPE_SECRET_KEY: "sk_live_123",
       STRIPE_WEBHOOK_SECRET: "whsec_123",
       STRIPE_PRICE_CIBERSEGURIDAD: "price_123",

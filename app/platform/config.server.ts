@@ -120,6 +120,8 @@ function productionProblems(env: Env): string[] {
   if (!env.SITE_URL) problems.push("SITE_URL: obligatorio en producción");
   else if (!env.SITE_URL.startsWith("https://"))
     problems.push("SITE_URL: debe usar https:// en producción");
+  if (!env.SMTP_URL)
+    problems.push("SMTP_URL: obligatorio en producción (sin él no saldría ningún correo)");
   if (!env.STRIPE_SECRET_KEY)
     problems.push(
       "STRIPE_SECRET_KEY: obligatorio en producción (sin él los pagos serían simulados)",

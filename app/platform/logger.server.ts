@@ -1,15 +1,31 @@
 import pino from "pino";
 import { getConfig } from "./config.server";
+import { LOG_REDACTION } from "./log-redaction";
 
 let cached: pino.Logger | undefined;
 
+/**
+ * The site's logger configuration, writing to `destination` (stdout unless given). No line
+ * carries a password, a cookie or the token of a mailed link: see LOG_REDACTION.
+ */
+export function createLogger(
+  level: pino.LevelWithSilent,
+  destination?: pino.DestinationStream,
+): pino.Logger {
+  return pino(
+    {
+      level,
+      base: undefined,
+      timestamp: pino.stdTimeFunctions.isoTime,
+      // Secret fields censored, URL fields stripped of their tokens (log-redaction.ts).
+      redact: LOG_REDACTION,
+    },
+    destination,
+  );
+}
+
 /** JSON logs on stdout; request handlers log through a child carrying the request id. */
 export function getLogger(): pino.Logger {
-  cached ??= pino({
-    level: getConfig().logLevel,
-    base: undefined,
-    timestamp: pino.stdTimeFunctions.isoTime,
-    redact: ["password", "*.password", "headers.cookie", "headers.authorization"],
-  });
+  cached ??= createLogger(getConfig().logLevel);
   return cached;
 }

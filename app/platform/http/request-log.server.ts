@@ -1,10 +1,14 @@
 import { randomUUID } from "node:crypto";
 import type { RequestHandler } from "express";
 import type pino from "pino";
+import { redactUrl } from "../log-redaction";
 
 const REQUEST_ID_PATTERN = /^[\w-]{1,64}$/;
 
-/** Gives each request an id (kept from a well-formed X-Request-Id) and logs it once finished. */
+/**
+ * Gives each request an id (kept from a well-formed X-Request-Id) and logs it once finished,
+ * its path redacted: /api/auth/reset-password/<token> is logged with [Redacted].
+ */
 export function requestLog(logger: pino.Logger): RequestHandler {
   return (req, res, next) => {
     const incoming = req.get("x-request-id");
@@ -19,7 +23,9 @@ export function requestLog(logger: pino.Logger): RequestHandler {
         {
           requestId,
           method: req.method,
-          path: req.path,
+          // The path as asked for (mounted routers rewrite req.path), without its query (no
+          // search terms or addresses in the log), and without the token of a mailed link.
+          path: redactUrl(req.originalUrl.split("?")[0]!),
           status: res.statusCode,
           durationMs: Math.round(durationMs * 10) / 10,
           ip: req.ip,
