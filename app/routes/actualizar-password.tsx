@@ -2,13 +2,7 @@ import { useNavigation } from "react-router";
 import type { Route } from "./+types/actualizar-password";
 import { resetPassword } from "~/features/accounts/account-actions.server";
 import { accountMessages, newPasswordSchema } from "~/features/accounts/account-schemas";
-import {
-  AccountCard,
-  accountCheck,
-  accountReply,
-  NewPasswordFields,
-} from "~/features/accounts/account-ui";
-import { ValidatedForm } from "~/ui/form";
+import { AccountCard, AccountForm, NewPasswordFields } from "~/features/accounts/account-ui";
 import { pageMeta } from "~/features/seo/meta";
 import { Button, ButtonLink } from "~/ui/button";
 
@@ -44,10 +38,9 @@ export default function UpdatePassword({ loaderData, actionData }: Route.Compone
   }
   return (
     <AccountCard title="Nueva contraseña" subtitle="Elige una contraseña de al menos 8 caracteres.">
-      <ValidatedForm
-        validate={accountCheck(newPasswordSchema)}
+      <AccountForm
+        schema={newPasswordSchema}
         answer={actionData}
-        describe={accountReply}
         className="space-y-4"
         aria-label="Formulario de nueva contraseña"
       >
@@ -56,7 +49,7 @@ export default function UpdatePassword({ loaderData, actionData }: Route.Compone
         <Button type="submit" size="lg" className="w-full" disabled={busy}>
           {busy ? "Guardando..." : "Guardar contraseña"}
         </Button>
-      </ValidatedForm>
+      </AccountForm>
     </AccountCard>
   );
 }

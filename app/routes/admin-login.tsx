@@ -2,8 +2,8 @@ import { useNavigation } from "react-router";
 import type { Route } from "./+types/admin-login";
 import { adminSignIn } from "~/features/accounts/account-actions.server";
 import { signInSchema } from "~/features/accounts/account-schemas";
-import { AccountCard, accountCheck, accountReply } from "~/features/accounts/account-ui";
-import { Field, ValidatedForm } from "~/ui/form";
+import { AccountCard, AccountForm } from "~/features/accounts/account-ui";
+import { Field } from "~/ui/form";
 import { pageMeta } from "~/features/seo/meta";
 import { Button } from "~/ui/button";
 
@@ -23,10 +23,9 @@ export default function AdminLogin({ actionData }: Route.ComponentProps) {
   const busy = useNavigation().state === "submitting";
   return (
     <AccountCard title="Panel de Administración" subtitle="Acceso restringido al personal.">
-      <ValidatedForm
-        validate={accountCheck(signInSchema)}
+      <AccountForm
+        schema={signInSchema}
         answer={actionData}
-        describe={accountReply}
         className="space-y-4"
         aria-label="Acceso de administración"
       >
@@ -41,7 +40,7 @@ export default function AdminLogin({ actionData }: Route.ComponentProps) {
         <Button type="submit" size="lg" className="w-full" disabled={busy}>
           {busy ? "Entrando..." : "Iniciar Sesión"}
         </Button>
-      </ValidatedForm>
+      </AccountForm>
     </AccountCard>
   );
 }

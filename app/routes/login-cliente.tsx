@@ -2,8 +2,8 @@ import { Link, redirect, useNavigation } from "react-router";
 import type { Route } from "./+types/login-cliente";
 import { customerSignIn } from "~/features/accounts/account-actions.server";
 import { signInSchema } from "~/features/accounts/account-schemas";
-import { AccountCard, accountCheck, accountReply } from "~/features/accounts/account-ui";
-import { Field, ValidatedForm } from "~/ui/form";
+import { AccountCard, AccountForm } from "~/features/accounts/account-ui";
+import { Field } from "~/ui/form";
 import { getViewer } from "~/features/accounts/session.server";
 import { pageMeta } from "~/features/seo/meta";
 import { Button } from "~/ui/button";
@@ -29,10 +29,9 @@ export default function CustomerLogin({ actionData }: Route.ComponentProps) {
   const busy = useNavigation().state === "submitting";
   return (
     <AccountCard title="Iniciar sesión" subtitle="Accede a tu área de cliente.">
-      <ValidatedForm
-        validate={accountCheck(signInSchema)}
+      <AccountForm
+        schema={signInSchema}
         answer={actionData}
-        describe={accountReply}
         className="space-y-4"
         aria-label="Inicio de sesión"
       >
@@ -52,7 +51,7 @@ export default function CustomerLogin({ actionData }: Route.ComponentProps) {
         <Button type="submit" size="lg" className="w-full" disabled={busy}>
           {busy ? "Entrando..." : "Iniciar Sesión"}
         </Button>
-      </ValidatedForm>
+      </AccountForm>
       <p className="mt-6 text-center text-sm text-slate-600">
         ¿No tienes cuenta?{" "}
         <Link to="/registro" className="font-semibold text-brand-700 underline">

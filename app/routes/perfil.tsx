@@ -4,12 +4,12 @@ import { useNavigation } from "react-router";
 import type { Route } from "./+types/perfil";
 import { profileAction } from "~/features/accounts/account-actions.server";
 import { PROFILE_LIMITS, profileSchema } from "~/features/accounts/account-schemas";
-import { accountCheck, accountReply } from "~/features/accounts/account-ui";
+import { AccountForm } from "~/features/accounts/account-ui";
 import { profilePage, type EditableProfile } from "~/features/accounts/profile.server";
 import { requireCustomer } from "~/features/accounts/session.server";
 import { pageMeta } from "~/features/seo/meta";
 import { Button, ButtonLink } from "~/ui/button";
-import { cardClasses, Field, TextArea, ValidatedForm } from "~/ui/form";
+import { cardClasses, Field, TextArea } from "~/ui/form";
 
 export const meta: Route.MetaFunction = ({ matches }) =>
   pageMeta(matches, {
@@ -117,11 +117,11 @@ function MailRequest({
   answer: Answer;
 }) {
   return (
-    <ValidatedForm answer={answer} describe={accountReply} className="mt-4">
+    <AccountForm answer={answer} className="mt-4">
       <Button type="submit" name="intent" value={intent} variant="secondary" disabled={busy}>
         {busy ? "Enviando..." : label}
       </Button>
-    </ValidatedForm>
+    </AccountForm>
   );
 }
 
@@ -136,10 +136,9 @@ function ProfileForm({
 }) {
   const [bioLength, setBioLength] = useState((profile.bio ?? "").length);
   return (
-    <ValidatedForm
-      validate={accountCheck(profileSchema)}
+    <AccountForm
+      schema={profileSchema}
       answer={answer}
-      describe={accountReply}
       className={`${cardClasses} space-y-4`}
       aria-label="Datos del perfil"
     >
@@ -187,6 +186,6 @@ function ProfileForm({
           Cancelar
         </ButtonLink>
       </div>
-    </ValidatedForm>
+    </AccountForm>
   );
 }

@@ -4,8 +4,8 @@ import { Link, useNavigation } from "react-router";
 import type { Route } from "./+types/recuperar-password";
 import { requestPasswordReset } from "~/features/accounts/account-actions.server";
 import { accountMessages, recoverySchema } from "~/features/accounts/account-schemas";
-import { AccountCard, accountCheck, accountReply } from "~/features/accounts/account-ui";
-import { Field, ValidatedForm } from "~/ui/form";
+import { AccountCard, AccountForm } from "~/features/accounts/account-ui";
+import { Field } from "~/ui/form";
 import { pageMeta } from "~/features/seo/meta";
 import { Button, ButtonLink } from "~/ui/button";
 import { showToast } from "~/ui/toast";
@@ -56,10 +56,9 @@ export default function RecoverPassword({ actionData }: Route.ComponentProps) {
       title="Recuperar contraseña"
       subtitle="Te enviaremos un enlace para elegir una nueva contraseña."
     >
-      <ValidatedForm
-        validate={accountCheck(recoverySchema)}
+      <AccountForm
+        schema={recoverySchema}
         answer={actionData}
-        describe={accountReply}
         className="space-y-4"
         aria-label="Recuperar contraseña"
       >
@@ -67,7 +66,7 @@ export default function RecoverPassword({ actionData }: Route.ComponentProps) {
         <Button type="submit" size="lg" className="w-full" disabled={busy}>
           {busy ? "Enviando..." : "Enviar Email"}
         </Button>
-      </ValidatedForm>
+      </AccountForm>
       <BackToSignIn />
     </AccountCard>
   );

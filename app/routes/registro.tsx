@@ -3,13 +3,8 @@ import { Link, redirect, useNavigation } from "react-router";
 import type { Route } from "./+types/registro";
 import { signUp } from "~/features/accounts/account-actions.server";
 import { accountMessages, signUpSchema } from "~/features/accounts/account-schemas";
-import {
-  AccountCard,
-  accountCheck,
-  accountReply,
-  NewPasswordFields,
-} from "~/features/accounts/account-ui";
-import { Field, ValidatedForm } from "~/ui/form";
+import { AccountCard, AccountForm, NewPasswordFields } from "~/features/accounts/account-ui";
+import { Field } from "~/ui/form";
 import { getViewer } from "~/features/accounts/session.server";
 import { pageMeta } from "~/features/seo/meta";
 import { HumanCheck } from "~/platform/human-check/human-check";
@@ -48,10 +43,9 @@ export default function SignUp({ loaderData, actionData }: Route.ComponentProps)
         </>
       }
     >
-      <ValidatedForm
-        validate={accountCheck(signUpSchema)}
+      <AccountForm
+        schema={signUpSchema}
         answer={actionData}
-        describe={accountReply}
         blockedBy={humanCheckReady ? undefined : accountMessages.humanCheckNotReady}
         className="space-y-4"
         aria-label="Registro"
@@ -70,7 +64,7 @@ export default function SignUp({ loaderData, actionData }: Route.ComponentProps)
         <Button type="submit" size="lg" className="w-full" disabled={busy || !humanCheckReady}>
           {busy ? "Registrando..." : humanCheckReady ? "Crear Cuenta" : "Cargando..."}
         </Button>
-      </ValidatedForm>
+      </AccountForm>
     </AccountCard>
   );
 }

@@ -4,11 +4,10 @@ import { data, Link, useNavigate, useNavigation, useRevalidator } from "react-ro
 import type { Route } from "./+types/verificar-email";
 import { resendVerification } from "~/features/accounts/account-actions.server";
 import { accountMessages } from "~/features/accounts/account-schemas";
-import { AccountCard, accountReply } from "~/features/accounts/account-ui";
+import { AccountCard, AccountForm } from "~/features/accounts/account-ui";
 import { getViewer, pendingVerificationCookie } from "~/features/accounts/session.server";
 import { pageMeta } from "~/features/seo/meta";
 import { Button, ButtonLink } from "~/ui/button";
-import { ValidatedForm } from "~/ui/form";
 
 /** Spec: after confirmation the page goes to /mi-cuenta after 2 s. */
 const REDIRECT_AFTER_VERIFICATION_MS = 2_000;
@@ -129,11 +128,11 @@ function WaitingForConfirmation({
         <AlertTriangle className="size-5 shrink-0" aria-hidden />
         Debes verificar tu email antes de realizar pagos o usar servicios premium.
       </p>
-      <ValidatedForm answer={actionData} describe={accountReply} className="mt-6">
+      <AccountForm answer={actionData} className="mt-6">
         <Button type="submit" variant="secondary" size="lg" className="w-full" disabled={busy}>
           {busy ? "Enviando..." : "Reenviar Email"}
         </Button>
-      </ValidatedForm>
+      </AccountForm>
       <div className="mt-6 flex justify-between text-sm">
         <Link to="/login-cliente" className="font-semibold text-brand-700 underline">
           Iniciar sesión

@@ -117,57 +117,46 @@ function Frame({
   );
 }
 
-export function Field({
+/** Splits a control's props into its frame's and its own, with ids, state and the one style. */
+function useFramed<Props extends ControlFrame & { name?: string; className?: string }>({
   label,
   markRequired,
   hint,
   frameClassName,
   className = "",
-  ...input
-}: ControlFrame & ComponentProps<"input">) {
+  ...own
+}: Props) {
   const hintId = `${useId()}-hint`;
-  const control = useControl(input.name, hint ? hintId : undefined);
+  const control = useControl(own.name, hint ? hintId : undefined);
+  return {
+    frame: { control, label, markRequired, hint, hintId, frameClassName },
+    own: { ...own, ...control.controlProps, className: `${controlClasses} ${className}` },
+  };
+}
+
+export function Field(props: ControlFrame & ComponentProps<"input">) {
+  const { frame, own } = useFramed(props);
   return (
-    <Frame {...{ control, label, markRequired, hint, hintId, frameClassName }}>
-      <input {...input} {...control.controlProps} className={`${controlClasses} ${className}`} />
+    <Frame {...frame}>
+      <input {...own} />
     </Frame>
   );
 }
 
-export function TextArea({
-  label,
-  markRequired,
-  hint,
-  frameClassName,
-  className = "",
-  ...textarea
-}: ControlFrame & ComponentProps<"textarea">) {
-  const hintId = `${useId()}-hint`;
-  const control = useControl(textarea.name, hint ? hintId : undefined);
+export function TextArea(props: ControlFrame & ComponentProps<"textarea">) {
+  const { frame, own } = useFramed(props);
   return (
-    <Frame {...{ control, label, markRequired, hint, hintId, frameClassName }}>
-      <textarea
-        {...textarea}
-        {...control.controlProps}
-        className={`${controlClasses} ${className}`}
-      />
+    <Frame {...frame}>
+      <textarea {...own} />
     </Frame>
   );
 }
 
-export function Select({
-  label,
-  markRequired,
-  hint,
-  frameClassName,
-  className = "",
-  ...select
-}: ControlFrame & ComponentProps<"select">) {
-  const hintId = `${useId()}-hint`;
-  const control = useControl(select.name, hint ? hintId : undefined);
+export function Select(props: ControlFrame & ComponentProps<"select">) {
+  const { frame, own } = useFramed(props);
   return (
-    <Frame {...{ control, label, markRequired, hint, hintId, frameClassName }}>
-      <select {...select} {...control.controlProps} className={`${controlClasses} ${className}`} />
+    <Frame {...frame}>
+      <select {...own} />
     </Frame>
   );
 }
@@ -229,7 +218,7 @@ const issueMap = (issues: FieldIssue[]) =>
     issues.flatMap((issue) => (issue.field ? [[issue.field, issue.text] as const] : [])),
   );
 
-type ValidatedFormProps<Answer> = {
+export type ValidatedFormProps<Answer> = {
   /** The server's rules, run in the browser before sending; the first issue is also a toast. */
   validate?: (values: FormValues) => FieldIssue[];
   /** A reason, checked after `validate`, not to send the form yet. */

@@ -343,6 +343,23 @@ describe("refunds", () => {
       await database.db.select().from(customers).where(eq(customers.email, "pagador@example.com"))
     )[0]!;
 
+  /** The 44,900-cent purchase is refunded, with its payment, and taken off the paid totals once. */
+  async function expectRefunded(
+    purchaseId: string,
+    paid: { totalSpent: number; totalOrders: number },
+  ) {
+    expect((await purchaseById(purchaseId))?.status).toBe("refunded");
+    const [payment] = await database.db
+      .select()
+      .from(payments)
+      .where(eq(payments.purchaseId, purchaseId));
+    expect(payment).toMatchObject({ status: "refunded", amount: 44_900 });
+    expect(await customerTotals()).toMatchObject({
+      totalSpent: paid.totalSpent - 44_900,
+      totalOrders: paid.totalOrders - 1,
+    });
+  }
+
   it("returns a fully refunded purchase once: status, payment, totals, activity and one mail", async () => {
     const purchase = await pendingPurchase("4");
     await deliver(
@@ -362,17 +379,7 @@ describe("refunds", () => {
     for (const event of [full, full, { ...full, id: "evt_full_again" }])
       expect(await deliver(event)).toEqual({ status: 200, body: "ok" });
 
-    const refunded = await purchaseById(purchase.id);
-    expect(refunded?.status).toBe("refunded");
-    const [payment] = await database.db
-      .select()
-      .from(payments)
-      .where(eq(payments.purchaseId, purchase.id));
-    expect(payment).toMatchObject({ status: "refunded", amount: 44_900 });
-    expect(await customerTotals()).toMatchObject({
-      totalSpent: before.totalSpent - 44_900,
-      totalOrders: before.totalOrders - 1,
-    });
+    await expectRefunded(purchase.id, before);
     const activity = await database.db
       .select()
       .from(userActivityLog)
@@ -441,16 +448,7 @@ describe("refunds", () => {
     expect(await deliver(refund)).toEqual({ status: 200, body: "ok" });
     expect(await deliver(refund)).toEqual({ status: 200, body: "ok" });
     expect(await recorded()).toHaveLength(1);
-    expect((await purchaseById(purchase.id))?.status).toBe("refunded");
-    const [payment] = await database.db
-      .select()
-      .from(payments)
-      .where(eq(payments.purchaseId, purchase.id));
-    expect(payment).toMatchObject({ status: "refunded", amount: 44_900 });
-    expect(await customerTotals()).toMatchObject({
-      totalSpent: paid.totalSpent - 44_900,
-      totalOrders: paid.totalOrders - 1,
-    });
+    await expectRefunded(purchase.id, paid);
     const activity = await database.db
       .select()
       .from(userActivityLog)

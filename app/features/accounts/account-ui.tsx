@@ -1,6 +1,13 @@
 import type { ReactNode } from "react";
 import type { z } from "~/platform/validation/zod";
-import { Field, type FieldIssue, type FormReply, type FormValues } from "~/ui/form";
+import {
+  Field,
+  ValidatedForm,
+  type FieldIssue,
+  type FormReply,
+  type FormValues,
+  type ValidatedFormProps,
+} from "~/ui/form";
 import {
   accountMessageField,
   accountMessages,
@@ -58,10 +65,10 @@ export function accountCheck<T>(schema: z.ZodMiniType<T>) {
   };
 }
 
+type AccountAnswer = AccountFormResult | { resent: true } | { sent: true };
+
 /** How every account form shows the server's answer. */
-export function accountReply(
-  answer: AccountFormResult | { resent: true } | { sent: true },
-): FormReply | undefined {
+export function accountReply(answer: AccountAnswer): FormReply | undefined {
   if ("resent" in answer) return { tone: "success", text: accountMessages.resendSent };
   if (!("error" in answer)) return undefined;
   const issue = accountIssue(answer.error);
@@ -71,4 +78,21 @@ export function accountReply(
     issues: issue.field ? [issue] : undefined,
     action: answer.action,
   };
+}
+
+/** An account form: checked in the browser with `schema` (the server's), answered the account way. */
+export function AccountForm<T>({
+  schema,
+  ...props
+}: { schema?: z.ZodMiniType<T> } & Omit<
+  ValidatedFormProps<AccountAnswer>,
+  "validate" | "describe"
+>) {
+  return (
+    <ValidatedForm
+      validate={schema ? accountCheck(schema) : undefined}
+      describe={accountReply}
+      {...props}
+    />
+  );
 }
