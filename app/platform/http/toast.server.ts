@@ -19,15 +19,10 @@ function toastCookie() {
   });
 }
 
-/** The `Set-Cookie` value that makes the next page show `toast`. */
-export async function toastHeader(toast: Toast): Promise<string> {
-  return toastCookie().serialize({ ...toast, id: randomUUID() });
-}
-
 /** Redirects to `to` and shows `toast` there; `init.headers` (such as session cookies) are kept. */
 export async function redirectWithToast(to: string, toast: Toast, init: ResponseInit = {}) {
   const headers = new Headers(init.headers);
-  headers.append("Set-Cookie", await toastHeader(toast));
+  headers.append("Set-Cookie", await toastCookie().serialize({ ...toast, id: randomUUID() }));
   return redirect(to, { ...init, headers });
 }
 
