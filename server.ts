@@ -20,6 +20,7 @@ import { handleWebhook, pruneWebhookEvents } from "~/features/payments/webhook.s
 import { ConfigError, getConfig, type AppConfig } from "~/platform/config.server";
 import type { Database } from "~/platform/db/client.server";
 import { closeDatabase, getDatabaseHandle } from "~/platform/db/database.server";
+import { expressRoutes } from "~/platform/http/express-routes";
 import { loadContextFrom } from "~/platform/http/load-context";
 import { requestLog } from "~/platform/http/request-log.server";
 import { getLogger } from "~/platform/logger.server";
@@ -47,10 +48,10 @@ export function createApp(config: AppConfig, { viteDevServer }: ServerOptions = 
   app.disable("x-powered-by");
   app.set("trust proxy", trustProxyValue(config.trustProxy));
 
-  app.get("/healthz", (_req, res) => {
+  app.get(expressRoutes.health, (_req, res) => {
     res.type("text/plain").send("ok");
   });
-  app.get("/readyz", async (_req, res) => {
+  app.get(expressRoutes.ready, async (_req, res) => {
     try {
       if (phase !== "ready") throw new Error(phase);
       await getDatabaseHandle().ping();
@@ -90,7 +91,7 @@ export function createApp(config: AppConfig, { viteDevServer }: ServerOptions = 
 
   // Stripe (or the simulated checkout) posts its signed events here; the signature covers the raw body.
   app.post(
-    "/api/stripe/webhook",
+    expressRoutes.stripeWebhook,
     express.raw({ type: "*/*", limit: MAX_BODY_BYTES }),
     tracked(async (req, res) => {
       try {
@@ -111,12 +112,12 @@ export function createApp(config: AppConfig, { viteDevServer }: ServerOptions = 
 
   // Only the two links mailed by Better Auth reach its handler; forms go through our actions.
   app.get(
-    ["/api/auth/verify-email", "/api/auth/reset-password/:token"],
+    [expressRoutes.verifyEmailLink, expressRoutes.resetPasswordLink],
     tracked(async (req, res) => {
       await toNodeHandler(await getAuth())(req, res);
     }),
   );
-  app.all("/api/auth/{*rest}", (_req, res) => {
+  app.all(expressRoutes.closedAuthApi, (_req, res) => {
     res.status(404).type("text/plain").send("Not Found");
   });
 
