@@ -1,0 +1,293 @@
+import type { APIResponse } from "@playwright/test";
+
+/**
+ * Who may do what on every route. A new route gets one row here; the authorisation spec fails
+ * for any route of app/routes.ts or of Express (app/platform/http/express-routes.ts) without one.
+ *
+ * 'customer' owns the ids in the URLs and forms; 'otherCustomer' is signed in too and tries them.
+ */
+export const roles = ["anonymous", "customer", "otherCustomer", "admin"] as const;
+export type Role = (typeof roles)[number];
+
+export type MatrixIds = { checkoutSessionId: string; mailId: string };
+
+export type Outcome =
+  | "page" // 200 with an HTML page
+  | "ok" // any 2xx
+  | "signIn" // sent to /login-cliente
+  | "adminSignIn" // sent to /login
+  | "unauthorised" // 401 or 403
+  | "refused" // 400, 409, 422 or 429: the input was checked and refused
+  | "notFound" // 404: the thing does not exist for this visitor
+  | "noAction" // 405: the route takes no POST
+  | { redirect: string }; // a redirect to this path
+
+type PerRole = Record<Role, Outcome>;
+
+export type MatrixRow = {
+  /** The route as React Router's table (app/routes.ts) or Express spells it. */
+  route: string;
+  /** The address to try. */
+  url: (ids: MatrixIds) => string;
+  get: PerRole;
+  post: PerRole;
+  /** The form sent with the POST. */
+  form?: (ids: MatrixIds) => Record<string, string>;
+  /** Tried last: it ends the session of some roles. */
+  endsSessions?: boolean;
+};
+
+const everyone = (outcome: Outcome): PerRole => ({
+  anonymous: outcome,
+  customer: outcome,
+  otherCustomer: outcome,
+  admin: outcome,
+});
+const signedIn = (anonymous: Outcome, others: Outcome): PerRole => ({
+  anonymous,
+  customer: others,
+  otherCustomer: others,
+  admin: others,
+});
+const ownerOnly = (anonymous: Outcome, owner: Outcome, others: Outcome): PerRole => ({
+  anonymous,
+  customer: owner,
+  otherCustomer: others,
+  admin: others,
+});
+const adminOnly = (outcome: Outcome): PerRole => ({
+  anonymous: "adminSignIn",
+  customer: "adminSignIn",
+  otherCustomer: "adminSignIn",
+  admin: outcome,
+});
+
+/** A public page that takes no form. */
+const publicPage = (route: string): MatrixRow => ({
+  route,
+  url: () => `/${route}`,
+  get: everyone("page"),
+  post: everyone("noAction"),
+});
+
+export const authorizationMatrix: MatrixRow[] = [
+  publicPage(""),
+  ...[
+    "asistencia-digital",
+    "inteligencia-artificial",
+    "desarrollo-web",
+    "ciberseguridad",
+    "reputacion-digital",
+  ].map(publicPage),
+  publicPage("precios"),
+  ...["terminos", "privacidad", "cookies", "aviso-legal"].map(publicPage),
+  publicPage("pago-exitoso"),
+  publicPage("test-pagos"),
+  {
+    route: "contacto",
+    url: () => "/contacto",
+    get: everyone("page"),
+    post: everyone("refused"),
+    form: () => ({ name: "", email: "no", service: "", message: "" }),
+  },
+  {
+    route: "login",
+    url: () => "/login",
+    get: everyone("page"),
+    post: everyone("refused"),
+    form: () => ({ email: "no-es-un-email", password: "x" }),
+  },
+  {
+    route: "login-cliente",
+    url: () => "/login-cliente",
+    get: signedIn("page", { redirect: "/precios" }),
+    // Refused either way; a signed-in visitor is then sent on, as the page's loader does.
+    post: signedIn("unauthorised", { redirect: "/precios" }),
+    form: () => ({ email: "nadie-matrix@example.com", password: "contraseña-equivocada" }),
+  },
+  {
+    route: "registro",
+    url: () => "/registro",
+    get: signedIn("page", { redirect: "/mi-cuenta" }),
+    post: signedIn("refused", { redirect: "/mi-cuenta" }),
+    form: () => ({ email: "no-es-un-email", password: "x", confirmPassword: "y" }),
+  },
+  {
+    route: "verificar-email",
+    url: () => "/verificar-email",
+    get: everyone("page"),
+    // Without the pending address of a sign-up there is nothing to resend; the customers still
+    // carry theirs, already verified, which is refused.
+    post: {
+      anonymous: { redirect: "/registro" },
+      customer: "refused",
+      otherCustomer: "refused",
+      admin: { redirect: "/registro" },
+    },
+  },
+  {
+    route: "recuperar-password",
+    url: () => "/recuperar-password",
+    get: everyone("page"),
+    post: everyone("ok"),
+    // A new address each time: the limit per address is not what this row is about.
+    form: () => ({ email: `nadie-${crypto.randomUUID()}@example.com` }),
+  },
+  {
+    route: "actualizar-password",
+    url: () => "/actualizar-password?token=falso",
+    get: everyone("page"),
+    post: everyone("refused"),
+    form: () => ({ token: "falso", password: "otra-contraseña-1", confirmPassword: "x" }),
+  },
+  {
+    route: "mi-cuenta",
+    url: () => "/mi-cuenta",
+    get: signedIn("signIn", "page"),
+    post: everyone("noAction"),
+  },
+  {
+    route: "mi-cuenta/exportar",
+    url: () => "/mi-cuenta/exportar",
+    get: signedIn("signIn", "ok"),
+    post: everyone("noAction"),
+  },
+  {
+    route: "mi-cuenta/eliminar",
+    url: () => "/mi-cuenta/eliminar",
+    get: everyone({ redirect: "/mi-cuenta" }),
+    // Without the confirmation word nothing is deleted: back to the settings.
+    post: signedIn("signIn", { redirect: "/mi-cuenta" }),
+    form: () => ({ confirmation: "no" }),
+  },
+  {
+    route: "perfil",
+    url: () => "/perfil",
+    get: signedIn("signIn", "page"),
+    post: signedIn("signIn", { redirect: "/perfil" }),
+    form: () => ({ intent: "save", fullName: "Matriz", phone: "", company: "", bio: "" }),
+  },
+  {
+    route: "checkout",
+    url: () => "/checkout",
+    get: everyone({ redirect: "/precios" }),
+    post: signedIn("unauthorised", "ok"),
+    form: () => ({ serviceId: "2" }),
+  },
+  {
+    route: "pago-simulado/:sessionId",
+    url: ({ checkoutSessionId }) => `/pago-simulado/${checkoutSessionId}`,
+    get: ownerOnly("signIn", "page", "notFound"),
+    post: ownerOnly("signIn", "refused", "notFound"),
+    form: () => ({ outcome: "ninguno" }),
+  },
+  {
+    route: "api/altcha/challenge",
+    url: () => "/api/altcha/challenge",
+    get: everyone("ok"),
+    post: everyone("noAction"),
+  },
+  // The dev mailbox answers any browser on this machine in local mode (never in production).
+  publicPage("dev/correo"),
+  {
+    route: "dev/correo/:id",
+    url: ({ mailId }) => `/dev/correo/${mailId}`,
+    get: everyone("page"),
+    post: everyone("noAction"),
+  },
+  {
+    route: "sitemap.xml",
+    url: () => "/sitemap.xml",
+    get: everyone("ok"),
+    post: everyone("noAction"),
+  },
+  {
+    route: "robots.txt",
+    url: () => "/robots.txt",
+    get: everyone("ok"),
+    post: everyone("noAction"),
+  },
+  {
+    route: "*",
+    url: () => "/no-existe",
+    get: everyone("notFound"),
+    post: everyone("noAction"),
+  },
+  // Express's own paths.
+  { route: "/healthz", url: () => "/healthz", get: everyone("ok"), post: everyone("noAction") },
+  { route: "/readyz", url: () => "/readyz", get: everyone("ok"), post: everyone("noAction") },
+  {
+    route: "/api/stripe/webhook",
+    url: () => "/api/stripe/webhook",
+    get: everyone("notFound"),
+    // Unsigned: refused whoever sends it.
+    post: everyone("refused"),
+  },
+  {
+    route: "/api/auth/verify-email",
+    url: () => "/api/auth/verify-email?token=falso&callbackURL=%2Fverificar-email",
+    get: everyone({ redirect: "/verificar-email" }),
+    post: everyone("notFound"),
+  },
+  {
+    route: "/api/auth/reset-password/:token",
+    url: () => "/api/auth/reset-password/falso?callbackURL=%2Factualizar-password",
+    get: everyone({ redirect: "/actualizar-password" }),
+    post: everyone("notFound"),
+  },
+  {
+    route: "/api/auth/{*rest}",
+    url: () => "/api/auth/get-session",
+    get: everyone("notFound"),
+    post: everyone("notFound"),
+  },
+  // A customer who opens the admin panel is signed out, so these run last.
+  {
+    route: "admin",
+    url: () => "/admin",
+    get: adminOnly("page"),
+    post: everyone("noAction"),
+    endsSessions: true,
+  },
+  {
+    route: "admin/exportar",
+    url: () => "/admin/exportar?tab=pagos",
+    get: adminOnly("ok"),
+    post: everyone("noAction"),
+    endsSessions: true,
+  },
+  {
+    route: "cerrar-sesion",
+    url: () => "/cerrar-sesion",
+    get: everyone({ redirect: "/" }),
+    post: everyone({ redirect: "/" }),
+    endsSessions: true,
+  },
+];
+
+/** Why `response` is not `expected`, or undefined when it is. */
+export async function outcomeProblem(
+  response: APIResponse,
+  expected: Outcome,
+): Promise<string | undefined> {
+  const status = response.status();
+  const location = response.headers()["location"] ?? "";
+  const path = location ? new URL(location, "http://x").pathname : "";
+  const seen = `${status}${location ? ` → ${location}` : ""}`;
+  const redirectsTo = (target: string) => status >= 300 && status < 400 && path === target;
+  const fits =
+    typeof expected === "object"
+      ? redirectsTo(expected.redirect)
+      : {
+          page:
+            status === 200 && (response.headers()["content-type"] ?? "").startsWith("text/html"),
+          ok: status >= 200 && status < 300,
+          signIn: redirectsTo("/login-cliente"),
+          adminSignIn: redirectsTo("/login"),
+          unauthorised: status === 401 || status === 403,
+          refused: [400, 409, 422, 429].includes(status),
+          notFound: status === 404,
+          noAction: status === 405,
+        }[expected];
+  return fits ? undefined : `expected ${JSON.stringify(expected)}, got ${seen}`;
+}

@@ -1,0 +1,135 @@
+import {
+  request as http,
+  type APIRequestContext,
+  type APIResponse,
+  type Page,
+} from "@playwright/test";
+import routes from "../../app/routes";
+import { expressRoutes } from "../../app/platform/http/express-routes";
+import { createVerifiedCustomer } from "./accounts-helpers";
+import { expect, openPage, test } from "./fixtures";
+import { linksOfLatestMail } from "./mailbox";
+import {
+  authorizationMatrix,
+  outcomeProblem,
+  type MatrixIds,
+  type Role,
+  roles,
+} from "./authorization-matrix";
+
+/**
+ * Every route of the site (React Router's table and Express's own paths) tried by every role:
+ * an anonymous visitor, a customer, another customer with the first one's ids, and an admin.
+ */
+test.describe.configure({ mode: "serial" });
+
+let sessions: Record<Role, APIRequestContext>;
+let ids: MatrixIds;
+
+test.beforeAll(async ({ browser, baseURL }) => {
+  const contextFor = async (page?: Page) =>
+    http.newContext({
+      baseURL,
+      storageState: page ? await page.context().storageState() : undefined,
+      maxRedirects: 0,
+    });
+
+  const customerPage = await browser.newPage();
+  const customer = await createVerifiedCustomer(customerPage);
+  const otherPage = await browser.newPage();
+  await createVerifiedCustomer(otherPage);
+  const adminPage = await browser.newPage();
+  await openPage(adminPage, "/login");
+  await adminPage.getByLabel("Usuario").fill("admin@verticedigital.es");
+  await adminPage.getByLabel("Contraseña").fill("admin-password-e2e");
+  await adminPage.getByRole("button", { name: "Iniciar Sesión" }).click();
+  await expect(adminPage).toHaveURL(/\/admin$/);
+
+  sessions = {
+    anonymous: await contextFor(),
+    customer: await contextFor(customerPage),
+    otherCustomer: await contextFor(otherPage),
+    admin: await contextFor(adminPage),
+  };
+
+  // The customer's own ids, which the others will try: a checkout session and a mail.
+  const checkout = await sessions.customer.post("/checkout", {
+    form: { serviceId: "1" },
+    headers: { Origin: baseURL! },
+  });
+  const checkoutUrl = ((await checkout.json()) as { url: string }).url;
+  await linksOfLatestMail(customerPage, customer.email, /^Confirma tu email/);
+  ids = {
+    checkoutSessionId: new URL(checkoutUrl, baseURL).pathname.split("/").pop()!,
+    mailId: new URL(customerPage.url()).pathname.split("/").pop()!,
+  };
+  for (const page of [customerPage, otherPage, adminPage]) await page.close();
+});
+
+test.afterAll(async () => {
+  for (const session of Object.values(sessions ?? {})) await session.dispose();
+});
+
+/** The paths a route table entry serves, in the matrix's spelling (no leading slash). */
+function routePaths(): string[] {
+  return routes.map((entry) => (entry.index ? "" : entry.path!));
+}
+
+const expressPaths = Object.values(expressRoutes);
+
+test("every route of app/routes.ts and of Express has its row in the matrix", () => {
+  const rows = new Set(authorizationMatrix.map((row) => row.route));
+  const missing = [...routePaths(), ...expressPaths].filter((path) => !rows.has(path));
+  expect(missing, "routes without a row in tests/e2e/authorization-matrix.ts").toEqual([]);
+  const unknown = [...rows].filter(
+    (path) => !routePaths().includes(path) && !expressPaths.includes(path as never),
+  );
+  expect(unknown, "rows for routes that no longer exist").toEqual([]);
+});
+
+test("each role gets exactly what the matrix allows, with other people's ids too", async ({
+  baseURL,
+}) => {
+  const problems: string[] = [];
+  let tried = 0;
+  // Rows that end a session (sign-out, a customer at /admin) run after all the others.
+  const ordered = [...authorizationMatrix].sort(
+    (a, b) => Number(Boolean(a.endsSessions)) - Number(Boolean(b.endsSessions)),
+  );
+  for (const row of ordered) {
+    const url = row.url(ids);
+    for (const role of roles) {
+      for (const method of ["GET", "POST"] as const) {
+        const expected = method === "GET" ? row.get[role] : row.post[role];
+        const response: APIResponse =
+          method === "GET"
+            ? await sessions[role].get(url)
+            : await sessions[role].post(url, {
+                form: row.form?.(ids) ?? {},
+                headers: { Origin: baseURL! },
+              });
+        tried++;
+        const problem = await outcomeProblem(response, expected);
+        if (problem) problems.push(`${method} ${url} as ${role}: ${problem}`);
+      }
+    }
+  }
+  expect(problems).toEqual([]);
+  test.info().annotations.push({ type: "pairs tried", description: String(tried) });
+  console.log(`authorisation matrix: ${tried} route × role × method pairs tried`);
+});
+
+test("a POST from another site, or from an opaque origin, is refused with 403 on every route", async () => {
+  const problems: string[] = [];
+  for (const row of authorizationMatrix) {
+    for (const origin of ["https://evil.example", "null"]) {
+      const response = await sessions.customer.post(row.url(ids), {
+        form: row.form?.(ids) ?? {},
+        headers: { Origin: origin },
+      });
+      if (response.status() !== 403)
+        problems.push(`POST ${row.url(ids)} from ${origin}: ${response.status()}`);
+    }
+  }
+  expect(problems).toEqual([]);
+});
