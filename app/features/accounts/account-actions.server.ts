@@ -17,8 +17,14 @@ import {
   type AccountMessage,
 } from "./account-schemas";
 import { authApiError, getAuth } from "./auth.server";
+import { isCommonPassword } from "./common-passwords.server";
 import { storeProfile } from "./profile.server";
-import { checkAccountLimits, type AccountAction } from "./rate-limits.server";
+import {
+  checkAccountLimits,
+  clearSignInFailures,
+  recordSignInFailure,
+  type AccountAction,
+} from "./rate-limits.server";
 import {
   isAdmin,
   pendingVerificationCookie,
@@ -74,6 +80,7 @@ export async function signUp({ request, clientAddress }: ActionInput) {
   const parsed = firstError(signUpSchema, form);
   if (!parsed.success) return fail(parsed.error, 400);
   const { email, password } = parsed.data;
+  if (await isCommonPassword(password)) return fail("passwordTooCommon", 400);
   const tooMany = await limited("sign-up", clientAddress, email);
   if (tooMany) return tooMany;
   if (!(await verifyHumanCheck(form[HUMAN_CHECK_FIELD]))) return fail("humanCheckFailed", 400);
@@ -119,10 +126,13 @@ async function signInWithPassword(
       headers: request.headers,
       returnHeaders: true,
     });
+    await clearSignInFailures(email);
     return { ok: true, headers, userId: response.user.id, token: response.token, email };
   } catch (error) {
     const apiError = await authApiError(error);
     if (apiError?.body?.code === "EMAIL_NOT_VERIFIED") {
+      // The password was right: only the address is still to be confirmed.
+      await clearSignInFailures(email);
       const headers = { "Set-Cookie": await pendingVerificationCookie().serialize(email) };
       return {
         ok: false,
@@ -135,6 +145,7 @@ async function signInWithPassword(
       };
     }
     if (apiError && (apiError.status === "UNAUTHORIZED" || apiError.statusCode === 401)) {
+      await recordSignInFailure({ clientAddress, email });
       return { ok: false, response: fail(wrongCredentials, 401) };
     }
     getLogger().error({ err: error }, "sign-in failed");
@@ -192,6 +203,7 @@ export async function resetPassword({ request, clientAddress }: ActionInput) {
   const form = await readForm(request);
   const parsed = form ? firstError(newPasswordSchema, form) : null;
   if (!parsed?.success) return fail(parsed?.error ?? "resetLinkInvalid", 400);
+  if (await isCommonPassword(parsed.data.password)) return fail("passwordTooCommon", 400);
   const token = form?.token ?? "";
   if (!token) return fail("resetLinkInvalid", 400);
   const tooMany = await limited("new-password", clientAddress);

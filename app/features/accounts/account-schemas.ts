@@ -26,6 +26,11 @@ export const accountMessages = {
     description: `La contraseña no puede superar los ${PASSWORD_LIMITS.max} caracteres.`,
   },
   passwordMismatch: { title: "Las contraseñas no coinciden" },
+  passwordTooCommon: {
+    title: "Contraseña demasiado común",
+    description:
+      "Esa contraseña aparece en listas de contraseñas filtradas. Elige otra más difícil de adivinar.",
+  },
   humanCheckNotReady: {
     title: "Verificación de seguridad no lista",
     description: "La verificación de seguridad aún no está lista. Por favor, recarga la página.",
@@ -81,6 +86,10 @@ export const accountMessages = {
     description: "Por favor, inténtalo de nuevo en unos minutos.",
   },
   resendNoEmail: { title: "No se encontró tu email. Por favor, intenta registrarte de nuevo." },
+  emailVerifiedSignIn: {
+    title: "Email verificado",
+    description: "Tu dirección está confirmada. Inicia sesión para continuar.",
+  },
   verificationLinkInvalid: {
     title: "Enlace no válido o caducado",
     description: "Pulsa «Reenviar Email» para recibir un enlace nuevo.",
@@ -129,6 +138,7 @@ export const accountMessageField: Partial<Record<AccountMessage, string>> = {
   passwordTooShort: "password",
   passwordTooLong: "password",
   passwordMismatch: "confirmPassword",
+  passwordTooCommon: "password",
   fullNameTooLong: "fullName",
   phoneInvalid: "phone",
   companyTooLong: "company",

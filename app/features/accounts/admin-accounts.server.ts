@@ -6,6 +6,7 @@ import { profiles, userRoles } from "~/platform/db/schema";
 import { getLogger } from "~/platform/logger.server";
 import { normalizeEmail, PASSWORD_LIMITS } from "./account-schemas";
 import type { Auth } from "./auth.server";
+import { isCommonPassword } from "./common-passwords.server";
 
 export type EnsuredAdmin = {
   userId: string;
@@ -44,6 +45,11 @@ export async function ensureAdmin(
   if (needsPassword && !validPassword(chosen)) {
     throw new Error(
       `La contraseña debe tener entre ${PASSWORD_LIMITS.min} y ${PASSWORD_LIMITS.max} caracteres`,
+    );
+  }
+  if (needsPassword && (await isCommonPassword(chosen!))) {
+    throw new Error(
+      "La contraseña es demasiado común: aparece en listas de contraseñas filtradas. Elige otra.",
     );
   }
 

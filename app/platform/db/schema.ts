@@ -71,7 +71,11 @@ export const mailOutbox = pgTable(
   ],
 );
 
-/** Fixed-window counters shared by every instance (contact form, auth abuse limits). */
+/**
+ * Counters shared by every instance: fixed windows (contact form, auth abuse limits), and the
+ * failed sign-ins' back-off, where `hits` counts consecutive failures and `window_started_at` is
+ * the last one (platform/security/rate-limit.server.ts).
+ */
 export const rateLimitBuckets = pgTable("rate_limit_buckets", {
   key: text("key").primaryKey(),
   windowStartedAt: timestamp("window_started_at", { withTimezone: true, mode: "date" }).notNull(),

@@ -1,4 +1,4 @@
-import { lt, sql } from "drizzle-orm";
+import { eq, inArray, lt, sql } from "drizzle-orm";
 import type { Database } from "../db/client.server";
 import { rateLimitBuckets } from "../db/schema";
 
@@ -49,6 +49,79 @@ export async function hitRateLimit(
     allowed: hits <= limit,
     retryAfterSeconds: Math.max(1, Math.ceil(Number(bucket?.msLeft ?? windowMs) / 1000)),
   };
+}
+
+/**
+ * Growing back-off after failures (sign-ins): `freeFailures` may come one after another; then
+ * the key is locked for `firstLockMs`, doubled with each further failure up to `maxLockMs`.
+ * Failures are forgotten `forgetAfterMs` after the last one (at most the day of the pruning).
+ */
+export type BackoffRule = {
+  freeFailures: number;
+  firstLockMs: number;
+  maxLockMs: number;
+  forgetAfterMs: number;
+};
+
+/** How long `failures` consecutive failures lock a key, in milliseconds. */
+export function backoffLockMs(failures: number, rule: BackoffRule): number {
+  if (failures < rule.freeFailures) return 0;
+  const doublings = Math.min(failures - rule.freeFailures, 30);
+  return Math.min(rule.firstLockMs * 2 ** doublings, rule.maxLockMs);
+}
+
+/**
+ * The seconds to wait before the next attempt on any of these keys, or undefined when none is
+ * locked. Times are the database's, like the failures' own, so every instance agrees.
+ */
+export async function backoffWait(
+  db: Database,
+  keys: { key: string; rule: BackoffRule }[],
+): Promise<number | undefined> {
+  const rows = await db
+    .select({
+      key: rateLimitBuckets.key,
+      failures: rateLimitBuckets.hits,
+      msSinceLast: sql<number>`(extract(epoch from (now() - ${rateLimitBuckets.windowStartedAt})) * 1000)::float8`,
+    })
+    .from(rateLimitBuckets)
+    .where(
+      inArray(
+        rateLimitBuckets.key,
+        keys.map(({ key }) => key),
+      ),
+    );
+  let waitMs = 0;
+  for (const row of rows) {
+    const rule = keys.find(({ key }) => key === row.key)!.rule;
+    const sinceLast = Number(row.msSinceLast);
+    if (sinceLast >= rule.forgetAfterMs) continue;
+    waitMs = Math.max(waitMs, backoffLockMs(row.failures, rule) - sinceLast);
+  }
+  return waitMs > 0 ? Math.ceil(waitMs / 1000) : undefined;
+}
+
+/**
+ * Counts one failure for `key` in one atomic upsert: `hits` holds the consecutive failures and
+ * `window_started_at` the last one (the start of the lock it causes).
+ */
+export async function recordFailure(db: Database, key: string, rule: BackoffRule) {
+  const forgotten = sql`${rateLimitBuckets.windowStartedAt} <= now() - make_interval(secs => ${rule.forgetAfterMs / 1000}::float8)`;
+  await db
+    .insert(rateLimitBuckets)
+    .values({ key, windowStartedAt: sql`now()`, hits: 1 })
+    .onConflictDoUpdate({
+      target: rateLimitBuckets.key,
+      set: {
+        hits: sql`case when ${forgotten} then 1 else ${rateLimitBuckets.hits} + 1 end`,
+        windowStartedAt: sql`now()`,
+      },
+    });
+}
+
+/** Forgets the failures of `key` (after a success). */
+export async function clearFailures(db: Database, key: string) {
+  await db.delete(rateLimitBuckets).where(eq(rateLimitBuckets.key, key));
 }
 
 /** Drops windows that ended long ago; run now and then by the server. */

@@ -1,0 +1,197 @@
+import { eq, like, sql } from "drizzle-orm";
+import { beforeAll, describe, expect, it } from "vitest";
+import {
+  adminSignIn,
+  customerSignIn,
+  requestPasswordReset,
+  resetPassword,
+  signUp,
+} from "~/features/accounts/account-actions.server";
+import { ensureAdmin } from "~/features/accounts/admin-accounts.server";
+import { getAuth } from "~/features/accounts/auth.server";
+import { mailOutbox, rateLimitBuckets, users } from "~/platform/db/schema";
+import { runAction, type ActionAnswer } from "../support/account-actions";
+import { setupTestDatabase } from "../support/test-database";
+
+const database = setupTestDatabase();
+
+const password = "contraseña-de-la-cuenta-7";
+
+async function createVerifiedUser(email: string) {
+  const answer = await runAction(signUp, { email, password, confirmPassword: password });
+  expect(answer.status).toBe(302);
+  await database.db.update(users).set({ emailVerified: true }).where(eq(users.email, email));
+}
+
+/** Time passes for the limits: every time they stored moves `seconds` back. */
+async function wait(seconds: number) {
+  await database.db.update(rateLimitBuckets).set({
+    windowStartedAt: sql`${rateLimitBuckets.windowStartedAt} - make_interval(secs => ${seconds})`,
+  });
+}
+
+let nextAddress = 0;
+/** Another documentation address each time: only the per-account counting applies. */
+const freshAddress = () => `198.51.100.${++nextAddress}`;
+
+const signIn = (email: string, guess: string, clientAddress = freshAddress()) =>
+  runAction(customerSignIn, { email, password: guess }, { clientAddress });
+
+/**
+ * The answer, its Retry-After rounded up to whole lock steps of 30 s: a slow machine may take a
+ * second between a failure and the next attempt.
+ */
+const refusal = (answer: ActionAnswer) => {
+  const retryAfter = answer.headers.get("Retry-After");
+  return {
+    status: answer.status,
+    body: answer.body,
+    lockSeconds: retryAfter === null ? null : Math.ceil(Number(retryAfter) / 30) * 30,
+  };
+};
+
+const locked = (seconds: number) => ({
+  status: 429,
+  body: { error: "tooManyAttempts" },
+  lockSeconds: seconds,
+});
+
+/** Ten wrong passwords within a minute, each from another address: the free failures. */
+async function failTenTimes(email: string) {
+  for (let attempt = 1; attempt <= 10; attempt++)
+    expect((await signIn(email, `intento-${attempt}`)).status).toBe(401);
+}
+
+describe("failed sign-ins of one account", () => {
+  beforeAll(async () => {
+    await createVerifiedUser("objetivo@example.com");
+  });
+
+  it("lock it after 10 failures for 30 s, doubling with each further failure up to 15 minutes", async () => {
+    const email = "objetivo@example.com";
+    await failTenTimes(email);
+    // The minute of the fixed window passes, and the 30 s lock after the 10th failure with it.
+    await wait(61);
+    const locks: number[] = [];
+    for (let failure = 11; failure <= 17; failure++) {
+      expect((await signIn(email, `intento-${failure}`)).status).toBe(401);
+      const next = refusal(await signIn(email, "otro-intento-mas"));
+      expect(next).toMatchObject({ status: 429, body: { error: "tooManyAttempts" } });
+      locks.push(next.lockSeconds!);
+      // Even the right password waits until the lock ends.
+      expect((await signIn(email, password)).status).toBe(429);
+      await wait(next.lockSeconds! + 1);
+    }
+    expect(locks).toEqual([60, 120, 240, 480, 900, 900, 900]);
+  });
+
+  it("forget the failures after a successful sign-in", async () => {
+    const email = "objetivo@example.com";
+    expect((await signIn(email, password)).status).toBe(302);
+    // Locked for 15 minutes before the success; now a wrong password is just wrong.
+    expect((await signIn(email, "intento-tras-acertar")).status).toBe(401);
+    expect((await signIn(email, "otro-intento-tras-acertar")).status).toBe(401);
+  });
+
+  it("count the admin login's failures for the same account", async () => {
+    await createVerifiedUser("jefe@example.com");
+    for (let attempt = 1; attempt <= 10; attempt++) {
+      const answer = await runAction(
+        adminSignIn,
+        { email: "jefe@example.com", password: `admin-${attempt}` },
+        { clientAddress: freshAddress() },
+      );
+      expect(answer.status).toBe(401);
+    }
+    await wait(61);
+    expect((await signIn("jefe@example.com", "intento-11")).status).toBe(401);
+    expect(refusal(await signIn("jefe@example.com", password))).toEqual(locked(60));
+  });
+
+  it("answer an unknown address exactly like a registered one", async () => {
+    await createVerifiedUser("conocida@example.com");
+    const answers = [];
+    for (const email of ["conocida@example.com", "desconocida@example.com"]) {
+      await failTenTimes(email);
+      await wait(61);
+      const eleventh = await signIn(email, "intento-11");
+      answers.push({ eleventh: refusal(eleventh), next: refusal(await signIn(email, "x-12")) });
+    }
+    expect(answers[0]).toEqual({
+      eleventh: { status: 401, body: { error: "wrongCredentials" }, lockSeconds: null },
+      next: locked(60),
+    });
+    expect(answers[1]).toEqual(answers[0]);
+  });
+});
+
+describe("failed sign-ins from one address", () => {
+  // An IPv6 visitor picks any address in its /64: they all count as one.
+  const fromSameNetwork = (n: number) => `2001:db8:5:6::${n.toString(16)}`;
+
+  it("lock the address (its /64) after 30 failures across accounts, whichever account it tries next", async () => {
+    await createVerifiedUser("vecina@example.com");
+    for (let n = 1; n <= 30; n++) {
+      const answer = await signIn(`nadie-${n}@example.com`, "123456789abc", fromSameNetwork(n));
+      expect(answer.status).toBe(401);
+    }
+    // The ten minutes of the fixed window pass, and the 30 s lock after the 30th failure.
+    await wait(601);
+    expect((await signIn("nadie-31@example.com", "x", fromSameNetwork(31))).status).toBe(401);
+    expect(refusal(await signIn("nadie-32@example.com", "x", fromSameNetwork(32)))).toEqual(
+      locked(60),
+    );
+    expect(refusal(await signIn("vecina@example.com", password, fromSameNetwork(33)))).toEqual(
+      locked(60),
+    );
+    // Another visitor is not held back by it.
+    expect((await signIn("vecina@example.com", password, "203.0.113.200")).status).toBe(302);
+  });
+});
+
+describe("common passwords", () => {
+  const common = ["qwertyuiop", "Password123", "barcelona"];
+
+  it("are refused at sign-up, whatever their case, and no account is created", async () => {
+    for (const guessable of common) {
+      const email = `comun-${guessable.toLowerCase()}@example.com`;
+      const answer = await runAction(signUp, {
+        email,
+        password: guessable,
+        confirmPassword: guessable,
+      });
+      expect({ status: answer.status, body: answer.body }).toEqual({
+        status: 400,
+        body: { error: "passwordTooCommon" },
+      });
+      expect(await database.db.select().from(users).where(eq(users.email, email))).toHaveLength(0);
+    }
+  });
+
+  it("are refused when a new password is chosen through the mailed link", async () => {
+    await createVerifiedUser("olvidadiza@example.com");
+    await runAction(requestPasswordReset, { email: "olvidadiza@example.com" });
+    const [mail] = await database.db
+      .select()
+      .from(mailOutbox)
+      .where(like(mailOutbox.kind, "password-reset"));
+    const token = /reset-password\/([^?"&]+)/.exec(mail!.html)![1]!;
+    const choose = (newPassword: string) =>
+      runAction(resetPassword, { token, password: newPassword, confirmPassword: newPassword });
+    const refused = await choose("password1");
+    expect({ status: refused.status, body: refused.body }).toEqual({
+      status: 400,
+      body: { error: "passwordTooCommon" },
+    });
+    expect((await choose("nueva-y-rara-contraseña-42")).body).toBe("/login-cliente");
+  });
+
+  it("are refused for an administrator the operator creates", async () => {
+    await expect(
+      ensureAdmin(await getAuth(), database.db, "operadora@example.com", "iloveyou1"),
+    ).rejects.toThrow(/común/);
+    expect(
+      await database.db.select().from(users).where(eq(users.email, "operadora@example.com")),
+    ).toHaveLength(0);
+  });
+});
