@@ -14,7 +14,7 @@ import { toNodeHandler } from "better-auth/node";
 import { ensureAdmin } from "~/features/accounts/admin-accounts.server";
 import { CLIENT_ADDRESS_HEADER, getAuth, startAuthLoading } from "~/features/accounts/auth.server";
 import { publicPaths } from "~/features/seo/public-paths";
-import { createPageCache } from "~/platform/http/page-cache.server";
+import { createPageCache, privateWhenPersonal } from "~/platform/http/page-cache.server";
 import { precompressedStatic } from "~/platform/http/precompressed-static.server";
 import { handleWebhook, pruneWebhookEvents } from "~/features/payments/webhook.server";
 import { ConfigError, getConfig, type AppConfig } from "~/platform/config.server";
@@ -88,6 +88,8 @@ export function createApp(config: AppConfig, { viteDevServer }: ServerOptions = 
     );
     app.use(precompressedStatic("build/client", { maxAge: "1h", index: false }));
   }
+  // Everything past the static files that a signed-in visitor gets is private, never stored.
+  app.use(privateWhenPersonal);
 
   // Stripe (or the simulated checkout) posts its signed events here; the signature covers the raw body.
   app.post(

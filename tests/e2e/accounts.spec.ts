@@ -176,11 +176,19 @@ test.describe("admin panel", () => {
     await expect(page).toHaveURL(/\/login-cliente$/);
   });
 
-  test("a signed-in customer opening /admin is signed out with 'Acceso denegado'", async ({
+  test("a customer sent away from /admin with 'Acceso denegado' is signed out only when this site led there", async ({
     page,
   }) => {
     await createVerifiedCustomer(page);
+    // A typed address (Sec-Fetch-Site: none) may as well be a link opened from a mail app.
     await openPage(page, "/admin");
+    await expect(page).toHaveURL(/\/login$/);
+    await expect(toast(page, "Acceso denegado")).toBeVisible();
+    await openPage(page, "/mi-cuenta");
+    await expect(page).toHaveURL(/\/mi-cuenta$/);
+
+    // A navigation from one of the site's own pages (same-origin) ends the session.
+    await page.evaluate(() => window.location.assign("/admin"));
     await expect(page).toHaveURL(/\/login$/);
     await expect(toast(page, "Acceso denegado")).toBeVisible();
     await openPage(page, "/mi-cuenta");
@@ -293,6 +301,32 @@ test("a customer edits the profile, sees it on Mi Cuenta, and asks for a passwor
   expect(links.some((href) => href.includes("/api/auth/reset-password/"))).toBe(true);
 });
 
+test("every page and data request served to a signed-in customer is private, never stored", async ({
+  page,
+}) => {
+  const anonymous = await page.request.get("/precios");
+  expect(anonymous.headers()["cache-control"] ?? "").not.toContain("private");
+  await createVerifiedCustomer(page);
+  // Public pages too: their header and menus now show the customer's account.
+  for (const path of [
+    "/",
+    "/precios",
+    "/ciberseguridad",
+    "/contacto",
+    "/pago-exitoso?service=Ciberseguridad",
+    "/mi-cuenta",
+    "/perfil",
+    "/test-pagos",
+    "/_root.data",
+    "/precios.data",
+    "/mi-cuenta.data",
+  ]) {
+    const response = await page.request.get(path);
+    expect(response.status(), path).toBe(200);
+    expect(response.headers()["cache-control"], path).toBe("private, no-store");
+  }
+});
+
 test("a customer exports their data and then deletes the account for good", async ({ page }) => {
   const customer = await createVerifiedCustomer(page);
   await openPage(page, "/mi-cuenta");
@@ -309,6 +343,14 @@ test("a customer exports their data and then deletes the account for good", asyn
   await settings.getByLabel("Escribe ELIMINAR para confirmar").fill("eliminar");
   await expect(confirm).toBeDisabled();
   await settings.getByLabel("Escribe ELIMINAR para confirmar").fill("ELIMINAR");
+  await expect(confirm).toBeDisabled();
+  // Someone at an unattended, signed-in computer cannot delete the account.
+  await settings.getByLabel("Tu contraseña actual").fill("no-es-la-mía");
+  await confirm.click();
+  await expect(toast(page, "Contraseña incorrecta")).toBeVisible();
+  await expect(page).toHaveURL(/\/mi-cuenta#configuracion$/);
+
+  await settings.getByLabel("Tu contraseña actual").fill(customer.password);
   await confirm.click();
   await expect(page).toHaveURL(/\/$/);
   await expect(toast(page, "Cuenta eliminada correctamente")).toBeVisible();

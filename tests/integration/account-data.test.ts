@@ -4,6 +4,7 @@ import { getViewer } from "~/features/accounts/session.server";
 import { exportAccountData, exportFileName } from "~/features/privacy/account-data.server";
 import { getConfig } from "~/platform/config.server";
 import { profiles, purchases, sessions, users } from "~/platform/db/schema";
+import { takeToast } from "~/platform/http/toast.server";
 import { action as deleteAccount } from "~/routes/mi-cuenta-eliminar";
 import { loader as exportLoader } from "~/routes/mi-cuenta-exportar";
 import { formPost, signedInCustomer } from "../support/customer-session";
@@ -11,9 +12,14 @@ import { setupTestDatabase } from "../support/test-database";
 
 const database = setupTestDatabase();
 
+const PASSWORD = "contraseña-de-cliente";
+
 /** A verified, signed-in customer with a profile and one completed purchase. */
 async function customer(email: string) {
-  const { cookie, userId } = await signedInCustomer(email, { clientAddress: "192.0.2.30" });
+  const { cookie, userId } = await signedInCustomer(email, {
+    clientAddress: "192.0.2.30",
+    password: PASSWORD,
+  });
   await database.db
     .update(profiles)
     .set({ fullName: "Ana García", phone: "+34 600 000 000" })
@@ -76,19 +82,64 @@ describe("the data export", () => {
 });
 
 describe("account deletion", () => {
-  const remove = (cookie: string, confirmation: string) =>
+  const remove = (cookie: string, confirmation: string, password = PASSWORD) =>
     deleteAccount({
-      request: formPost("/mi-cuenta/eliminar", { confirmation }, cookie),
+      request: formPost("/mi-cuenta/eliminar", { confirmation, password }, cookie),
     } as unknown as Parameters<typeof deleteAccount>[0]) as Promise<Response>;
+
+  /** Where a refused deletion sent the customer, and the toast shown there. */
+  const refusal = async (answer: Response) => ({
+    location: answer.headers.get("Location"),
+    toast: (
+      await takeToast(
+        new Request(getConfig().siteUrl, {
+          headers: { Cookie: answer.headers.getSetCookie().join("; ") },
+        }),
+      )
+    ).toast?.title,
+  });
+
+  const stillThere = async (userId: string, cookie: string) =>
+    (await database.db.select().from(users).where(eq(users.id, userId))).length === 1 &&
+    (await viewerOf(cookie)) !== null;
 
   it("needs the exact word ELIMINAR and otherwise changes nothing", async () => {
     const { cookie, userId } = await customer("duda@example.com");
     for (const word of ["", "eliminar", "ELIMINAR ", "BORRAR"]) {
-      const answer = await remove(cookie, word);
-      expect(answer.headers.get("Location")).toBe("/mi-cuenta#configuracion");
+      expect(await refusal(await remove(cookie, word))).toEqual({
+        location: "/mi-cuenta#configuracion",
+        toast: 'Debes escribir "ELIMINAR" para confirmar',
+      });
     }
-    expect(await database.db.select().from(users).where(eq(users.id, userId))).toHaveLength(1);
-    expect(await viewerOf(cookie)).not.toBeNull();
+    expect(await stillThere(userId, cookie)).toBe(true);
+  });
+
+  it("asks for the current password: without it, or with a wrong one, nothing is deleted", async () => {
+    const { cookie, userId } = await customer("sin-clave@example.com");
+    expect(await refusal(await remove(cookie, "ELIMINAR", ""))).toEqual({
+      location: "/mi-cuenta#configuracion",
+      toast: "Escribe tu contraseña actual para eliminar la cuenta.",
+    });
+    for (const guess of ["otra-contraseña", PASSWORD.toUpperCase(), "x".repeat(200)]) {
+      expect(await refusal(await remove(cookie, "ELIMINAR", guess))).toEqual({
+        location: "/mi-cuenta#configuracion",
+        toast: "Contraseña incorrecta",
+      });
+    }
+    expect(await stillThere(userId, cookie)).toBe(true);
+  });
+
+  it("stops guessing: after 5 wrong passwords in 15 minutes even the right one waits", async () => {
+    const { cookie, userId } = await customer("adivina@example.com");
+    for (let attempt = 1; attempt <= 5; attempt++)
+      expect((await refusal(await remove(cookie, "ELIMINAR", `intento-${attempt}`))).toast).toBe(
+        "Contraseña incorrecta",
+      );
+    expect(await refusal(await remove(cookie, "ELIMINAR"))).toEqual({
+      location: "/mi-cuenta#configuracion",
+      toast: "Demasiados intentos",
+    });
+    expect(await stillThere(userId, cookie)).toBe(true);
   });
 
   it("erases the account, profile and sessions, keeps the purchase unlinked, and signs out", async () => {

@@ -12,7 +12,14 @@ import { PASSWORD_LIMITS } from "./account-schemas";
 /** Express copies the trusted client address here (overwriting any incoming value). */
 export const CLIENT_ADDRESS_HEADER = "x-client-address";
 
+/** A session slides: it lasts this long after its last renewal (renewed daily while in use). */
 export const SESSION_DAYS = 7;
+
+/**
+ * However active, a session ends this long after it was created: an administrator's much
+ * sooner, since it opens every customer's data (session.server.ts enforces both).
+ */
+export const SESSION_ABSOLUTE_LIFETIME_MS = { any: 30 * 24 * 60 * 60_000, admin: 12 * 60 * 60_000 };
 
 const COOKIE_PREFIX = "vd";
 const SESSION_COOKIE = new RegExp(`(?:^|;\\s*)(?:__Secure-)?${COOKIE_PREFIX}\\.session_token=`);

@@ -5,14 +5,15 @@ import { getDb } from "~/platform/db/database.server";
 import { sessions, userRoles } from "~/platform/db/schema";
 import { redirectWithToast } from "~/platform/http/toast.server";
 import { accountMessages } from "./account-schemas";
-import { getAuth, hasSessionCookie } from "./auth.server";
+import { getAuth, hasSessionCookie, SESSION_ABSOLUTE_LIFETIME_MS } from "./auth.server";
 
 /** What pages may know about the signed-in visitor. */
 export type Viewer = { id: string; email: string; emailVerified: boolean; createdAt: string };
 
 /**
  * The signed-in user of a request, and the headers to pass on: reading the session may renew it
- * (7 days, renewed daily while in use), which sets a fresh cookie.
+ * (7 days, renewed daily while in use), which sets a fresh cookie. A session past its absolute
+ * lifetime is ended here instead, and the headers clear its cookie.
  */
 export async function getViewer(
   request: Request,
@@ -24,6 +25,8 @@ export async function getViewer(
     headers: request.headers,
     returnHeaders: true,
   });
+  if (response && (await outlived(response.session.createdAt, response.user.id)))
+    return { viewer: null, headers: await signOutHeaders(request) };
   const user = response?.user;
   return {
     viewer: user
@@ -36,6 +39,16 @@ export async function getViewer(
       : null,
     headers,
   };
+}
+
+/**
+ * Renewal keeps an active session alive, so the age since sign-in is checked on every read:
+ * 30 days for anyone, 12 hours for an administrator (the role is looked up only past that).
+ */
+async function outlived(createdAt: Date | string, userId: string): Promise<boolean> {
+  const age = Date.now() - new Date(createdAt).getTime();
+  if (age > SESSION_ABSOLUTE_LIFETIME_MS.any) return true;
+  return age > SESSION_ABSOLUTE_LIFETIME_MS.admin && (await isAdmin(userId));
 }
 
 export async function requireCustomer(request: Request): Promise<Viewer> {
@@ -54,9 +67,10 @@ export async function isAdmin(userId: string): Promise<boolean> {
 
 /**
  * Every admin loader and action calls this: no session goes to /login ('Debes iniciar sesión');
- * a session without the admin role is ended on the server ('Acceso denegado'). Only when the
- * visitor came from this site or typed the address: otherwise any other site could sign
- * customers out with a link to /admin.
+ * a session without the admin role goes there with 'Acceso denegado', and is ended on the server
+ * (the spec's rule) only when the request is a navigation within this site (`Sec-Fetch-Site:
+ * same-origin`). A missing header, another site's link (cross-site, same-site) or a link opened
+ * from a mail or chat application (`none`) never signs anyone out: anyone can send those.
  */
 export async function requireAdmin(request: Request): Promise<Viewer> {
   const { viewer } = await getViewer(request);
@@ -67,8 +81,8 @@ export async function requireAdmin(request: Request): Promise<Viewer> {
     });
   }
   if (!(await isAdmin(viewer.id))) {
-    const fromElsewhere = request.headers.get("Sec-Fetch-Site") === "cross-site";
-    const headers = fromElsewhere ? undefined : await signOutHeaders(request);
+    const fromThisSite = request.headers.get("Sec-Fetch-Site") === "same-origin";
+    const headers = fromThisSite ? await signOutHeaders(request) : undefined;
     throw await redirectWithToast(
       "/login",
       { kind: "error", ...accountMessages.accessDenied },

@@ -5,6 +5,12 @@ export const accountDataMessages = {
   exported: { title: "Datos exportados correctamente" },
   exportFailed: { title: "Error al exportar datos", description: "Por favor, inténtalo de nuevo." },
   confirmationMismatch: { title: `Debes escribir "${DELETE_CONFIRMATION}" para confirmar` },
+  passwordRequired: { title: "Escribe tu contraseña actual para eliminar la cuenta." },
+  wrongPassword: { title: "Contraseña incorrecta", description: "Tu cuenta no se ha eliminado." },
+  tooManyAttempts: {
+    title: "Demasiados intentos",
+    description: "Espera unos minutos antes de volver a intentarlo. Tu cuenta no se ha eliminado.",
+  },
   deleteFailed: { title: "Error al eliminar la cuenta. Contacta con soporte." },
   deleted: { title: "Cuenta eliminada correctamente" },
 } as const;

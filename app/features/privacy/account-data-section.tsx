@@ -48,16 +48,19 @@ export function AccountDataSection() {
 
 /**
  * A disclosure that opens the confirmation (it works without JavaScript, with the server
- * checking the word); with JavaScript, the final button waits until ELIMINAR is typed.
+ * checking the word and the password); with JavaScript, the final button waits until ELIMINAR
+ * and a password are typed.
  */
 function AccountDeletion() {
   const [typed, setTyped] = useState("");
+  const [password, setPassword] = useState("");
   const interactive = useHydrated();
   const disclosure = useRef<HTMLDetailsElement>(null);
   const deleting = useNavigation().formAction === DELETE_URL;
   const cancel = () => {
     if (disclosure.current) disclosure.current.open = false;
     setTyped("");
+    setPassword("");
   };
   return (
     <div className="mt-8 border-t border-slate-200 pt-6">
@@ -87,6 +90,16 @@ function AccountDeletion() {
             onChange={(event) => setTyped(event.currentTarget.value)}
             autoComplete="off"
           />
+          <Field
+            label="Tu contraseña actual"
+            frameClassName="mt-3"
+            name="password"
+            type="password"
+            required
+            value={password}
+            onChange={(event) => setPassword(event.currentTarget.value)}
+            autoComplete="current-password"
+          />
           <div className="mt-4 flex flex-wrap gap-3">
             <Button type="button" variant="ghost" onClick={cancel}>
               Cancelar
@@ -94,7 +107,9 @@ function AccountDeletion() {
             <Button
               type="submit"
               className="bg-red-700 hover:bg-red-800"
-              disabled={(interactive && typed !== DELETE_CONFIRMATION) || deleting}
+              disabled={
+                (interactive && (typed !== DELETE_CONFIRMATION || password === "")) || deleting
+              }
             >
               {deleting ? "Eliminando..." : "Eliminar definitivamente"}
             </Button>

@@ -1,29 +1,65 @@
+import { authApiError, getAuth } from "~/features/accounts/auth.server";
 import type { Viewer } from "~/features/accounts/session.server";
 import { signOutHeaders } from "~/features/accounts/session.server";
+import { getDb } from "~/platform/db/database.server";
 import { redirectWithToast } from "~/platform/http/toast.server";
 import { getLogger } from "~/platform/logger.server";
+import { hitRateLimit } from "~/platform/security/rate-limit.server";
 import { deleteAccountData } from "./account-data.server";
 import { accountDataMessages, DELETE_CONFIRMATION } from "./account-data-messages";
 
 const SETTINGS = "/mi-cuenta#configuracion";
 
-function backToSettings(message: "confirmationMismatch" | "deleteFailed") {
-  return redirectWithToast(SETTINGS, { kind: "error", ...accountDataMessages[message] });
+/** Password checks per customer: enough for a few typos, far too few to guess one. */
+const PASSWORD_ATTEMPTS = { limit: 5, windowMs: 15 * 60_000 };
+
+type Refusal = Exclude<keyof typeof accountDataMessages, "exported" | "exportFailed" | "deleted">;
+
+function backToSettings(message: Refusal, headers?: HeadersInit) {
+  return redirectWithToast(
+    SETTINGS,
+    { kind: "error", ...accountDataMessages[message] },
+    { headers },
+  );
 }
 
-async function readConfirmation(request: Request): Promise<string | null> {
+async function readForm(request: Request): Promise<{ confirmation: string; password: string }> {
   try {
-    return String((await request.formData()).get("confirmation") ?? "");
+    const form = await request.formData();
+    return {
+      confirmation: String(form.get("confirmation") ?? ""),
+      password: String(form.get("password") ?? ""),
+    };
   } catch {
-    return null;
+    return { confirmation: "", password: "" };
   }
 }
 
-/** GDPR erasure, confirmed by typing ELIMINAR; the server checks the word too. */
-export async function deleteAccountOnRequest(request: Request, viewer: Viewer) {
-  if ((await readConfirmation(request)) !== DELETE_CONFIRMATION)
-    return backToSettings("confirmationMismatch");
+/** Whether `password` is the signed-in customer's current one, as Better Auth checks it. */
+async function passwordMatches(request: Request, password: string): Promise<boolean> {
   try {
+    await (await getAuth()).api.verifyPassword({ body: { password }, headers: request.headers });
+    return true;
+  } catch (error) {
+    // A wrong or over-long password, or a session that ended meanwhile.
+    if (await authApiError(error)) return false;
+    throw error;
+  }
+}
+
+/**
+ * GDPR erasure, confirmed by typing ELIMINAR and the current password (so a signed-in browser
+ * left unattended is not enough); the server checks both, and limits the password attempts.
+ */
+export async function deleteAccountOnRequest(request: Request, viewer: Viewer) {
+  const { confirmation, password } = await readForm(request);
+  if (confirmation !== DELETE_CONFIRMATION) return backToSettings("confirmationMismatch");
+  if (password === "") return backToSettings("passwordRequired");
+  const limit = await hitRateLimit(getDb(), `delete-account:user:${viewer.id}`, PASSWORD_ATTEMPTS);
+  if (!limit.allowed)
+    return backToSettings("tooManyAttempts", { "Retry-After": String(limit.retryAfterSeconds) });
+  try {
+    if (!(await passwordMatches(request, password))) return backToSettings("wrongPassword");
     await deleteAccountData(viewer);
   } catch (error) {
     getLogger().error({ err: error }, "deleting an account failed");

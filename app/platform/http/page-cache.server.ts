@@ -18,6 +18,25 @@ const gzipAsync = promisify(gzip);
 /** A visitor with any of our cookies (session, flash, pending e-mail) gets a fresh render. */
 const PERSONAL_COOKIE = /(?:^|;\s*)(?:__Secure-)?vd[._]/;
 
+/**
+ * What a signed-in visitor is served (documents, React Router's .data answers, downloads) shows
+ * their account in the header at least, so it is `private, no-store`: no shared cache keeps it
+ * and the browser does not keep it on disk. So is an answer to a visitor with a pending toast or
+ * address, and any answer that sets a cookie (a sign-in). Mounted after the static files, which
+ * are the same for everyone.
+ */
+export const privateWhenPersonal: RequestHandler = (req, res, next) => {
+  const personal = PERSONAL_COOKIE.test(req.get("cookie") ?? "");
+  const writeHead = res.writeHead;
+  // The last moment before the headers leave: whatever the route set is replaced.
+  res.writeHead = function (this: Response, ...args: unknown[]) {
+    if (personal || res.hasHeader("set-cookie"))
+      res.setHeader("Cache-Control", "private, no-store");
+    return (writeHead as (...all: unknown[]) => Response).apply(this, args);
+  } as Response["writeHead"];
+  next();
+};
+
 const INLINE_SCRIPT =
   /<script(?![^>]*\bsrc=)(?![^>]*type="application\/ld\+json")[^>]*>([\s\S]*?)<\/script>/g;
 

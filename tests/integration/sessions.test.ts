@@ -1,0 +1,119 @@
+import { eq } from "drizzle-orm";
+import { describe, expect, it } from "vitest";
+import { getViewer, requireAdmin } from "~/features/accounts/session.server";
+import { getConfig } from "~/platform/config.server";
+import { sessions, userRoles } from "~/platform/db/schema";
+import { takeToast } from "~/platform/http/toast.server";
+import { signedInCustomer } from "../support/customer-session";
+import { setupTestDatabase } from "../support/test-database";
+
+const database = setupTestDatabase();
+
+const HOUR_MS = 60 * 60_000;
+const DAY_MS = 24 * HOUR_MS;
+
+const requestWith = (cookie: string, headers: Record<string, string> = {}, path = "/") =>
+  new Request(`${getConfig().siteUrl}${path}`, { headers: { Cookie: cookie, ...headers } });
+
+const viewerOf = async (cookie: string) => (await getViewer(requestWith(cookie))).viewer;
+
+const sessionsOf = (userId: string) =>
+  database.db.select().from(sessions).where(eq(sessions.userId, userId));
+
+/** Moves the session's creation back in time; its sliding expiry is left as a fresh one. */
+async function ageSession(userId: string, ageMs: number) {
+  await database.db
+    .update(sessions)
+    .set({ createdAt: new Date(Date.now() - ageMs) })
+    .where(eq(sessions.userId, userId));
+}
+
+async function signedInAdmin(email: string) {
+  const signedIn = await signedInCustomer(email, { clientAddress: "192.0.2.40" });
+  await database.db.insert(userRoles).values({ userId: signedIn.userId, role: "admin" });
+  return signedIn;
+}
+
+describe("the absolute session lifetime", () => {
+  it("keeps a customer's session, however old its start, for 30 days", async () => {
+    const { cookie, userId } = await signedInCustomer("veterana@example.com");
+    await ageSession(userId, 29 * DAY_MS);
+    expect((await viewerOf(cookie))?.id).toBe(userId);
+  });
+
+  it("ends a customer's session 30 days after it was created, even while in use", async () => {
+    const { cookie, userId } = await signedInCustomer("caducada@example.com");
+    await ageSession(userId, 30 * DAY_MS + 60_000);
+    const { viewer, headers } = await getViewer(requestWith(cookie));
+    expect(viewer).toBeNull();
+    expect(await sessionsOf(userId)).toHaveLength(0);
+    // The browser is told to drop the cookie, not just refused.
+    expect(headers.getSetCookie().join("\n")).toMatch(/session_token=;/);
+    expect(await viewerOf(cookie)).toBeNull();
+  });
+
+  it("ends an administrator's session 12 hours after it was created", async () => {
+    const { cookie, userId } = await signedInAdmin("jefa@example.com");
+    await ageSession(userId, 11 * HOUR_MS);
+    expect((await viewerOf(cookie))?.id).toBe(userId);
+    await ageSession(userId, 12 * HOUR_MS + 60_000);
+    expect(await viewerOf(cookie)).toBeNull();
+    expect(await sessionsOf(userId)).toHaveLength(0);
+  });
+
+  it("keeps a customer's session past 12 hours: the short lifetime is the administrators'", async () => {
+    const { cookie, userId } = await signedInCustomer("diaria@example.com");
+    await ageSession(userId, 13 * HOUR_MS);
+    expect((await viewerOf(cookie))?.id).toBe(userId);
+  });
+});
+
+describe("the admin guard", () => {
+  /** What requireAdmin threw for a customer, and whether the session survived it. */
+  async function customerOpensAdmin(email: string, fetchSite: string | undefined) {
+    const { cookie } = await signedInCustomer(email, { clientAddress: "192.0.2.41" });
+    const request = requestWith(cookie, fetchSite ? { "Sec-Fetch-Site": fetchSite } : {}, "/admin");
+    let answer: Response | undefined;
+    try {
+      await requireAdmin(request);
+    } catch (thrown) {
+      answer = thrown as Response;
+    }
+    if (!answer) throw new Error("a customer passed the admin guard");
+    const toast = await takeToast(requestWith(answer.headers.getSetCookie().join("; ")));
+    return {
+      location: answer.headers.get("Location"),
+      toast: toast.toast?.title,
+      signedIn: Boolean(await viewerOf(cookie)),
+    };
+  }
+
+  it.each([
+    ["missing", undefined],
+    ["cross-site", "cross-site"],
+    ["same-site", "same-site"],
+    ["none (a typed address, or a link opened from another application)", "none"],
+  ])(
+    "turns a customer away with 'Acceso denegado' but keeps the session when Sec-Fetch-Site is %s",
+    async (_label, fetchSite) => {
+      const outcome = await customerOpensAdmin(
+        `visita-${fetchSite ?? "sin"}@example.com`,
+        fetchSite,
+      );
+      expect(outcome).toEqual({ location: "/login", toast: "Acceso denegado", signedIn: true });
+    },
+  );
+
+  it("signs the customer out when the request is a same-origin navigation (the spec's rule)", async () => {
+    const outcome = await customerOpensAdmin("curioso@example.com", "same-origin");
+    expect(outcome).toEqual({ location: "/login", toast: "Acceso denegado", signedIn: false });
+  });
+
+  it("lets an administrator through", async () => {
+    const { cookie, userId } = await signedInAdmin("admin-guard@example.com");
+    const viewer = await requireAdmin(
+      requestWith(cookie, { "Sec-Fetch-Site": "same-origin" }, "/admin"),
+    );
+    expect(viewer.id).toBe(userId);
+  });
+});
