@@ -37,16 +37,11 @@ type ServerOptions = { viteDevServer?: ViteDevServer };
 /** Requests are served only while ready; health checks tell a proxy the rest. */
 let phase: "starting" | "ready" | "stopping" = "starting";
 
-function trustProxyValue(value: string | undefined): boolean | number | string {
-  if (value === undefined) return false;
-  return /^\d+$/.test(value) ? Number(value) : value;
-}
-
 export function createApp(config: AppConfig, { viteDevServer }: ServerOptions = {}) {
   const logger = getLogger();
   const app = express();
   app.disable("x-powered-by");
-  app.set("trust proxy", trustProxyValue(config.trustProxy));
+  app.set("trust proxy", config.trustProxy);
 
   app.get(expressRoutes.health, (_req, res) => {
     res.type("text/plain").send("ok");

@@ -6,6 +6,16 @@ import { ConfigError, parseConfig } from "./config.server";
 
 const tempDir = () => mkdtempSync(path.join(tmpdir(), "config-test-"));
 
+/** A complete, valid production environment, for tests that change one thing in it. */
+const production = {
+  NODE_ENV: "production",
+  AUTH_SECRET: "x".repeat(40),
+  SITE_URL: "https://www.example.es",
+  SMTP_URL: "smtps://user:pass@smtp.example.es:465",
+  STRIPE_SECRET_KEY: "sk_live_123",
+  STRIPE_WEBHOOK_SECRET: "whsec_123",
+};
+
 describe("configuration", () => {
   it("runs locally with nothing set", () => {
     const dataDir = tempDir();
@@ -90,6 +100,58 @@ describe("configuration", () => {
     expect(config.stripe.priceIds).toEqual({ STRIPE_PRICE_CIBERSEGURIDAD: "price_123" });
     expect(config.isProduction).toBe(true);
     expect(config.authSecret).toBe("x".repeat(40));
+  });
+
+  describe("TRUST_PROXY", () => {
+    it.each([
+      [undefined, false],
+      ["loopback", ["loopback"]],
+      ["2", 2],
+      ["10.0.0.0/8, 192.168.1.10", ["10.0.0.0/8", "192.168.1.10"]],
+      ["uniquelocal,fd00::/8,::1", ["uniquelocal", "fd00::/8", "::1"]],
+    ])("accepts %s as Express's trust proxy value %j", (value, expected) => {
+      expect(parseConfig({ TRUST_PROXY: value, DATA_DIR: tempDir() }).trustProxy).toEqual(expected);
+      expect(parseConfig({ ...production, TRUST_PROXY: value }).trustProxy).toEqual(expected);
+    });
+
+    it.each(["yes", "10.0.0.0/33", "10.0.0.300", "loopback,,", "-1", "1.5", "proxy.internal"])(
+      "refuses the malformed value %s in any mode, naming TRUST_PROXY",
+      (value) => {
+        expect(() => parseConfig({ TRUST_PROXY: value, DATA_DIR: tempDir() })).toThrowError(
+          /^Configuración inválida: TRUST_PROXY:/,
+        );
+      },
+    );
+
+    it.each(["true", "0.0.0.0/0", "loopback, ::/0"])(
+      "refuses %s in production: trusting every hop lets any client forge X-Forwarded-For",
+      (value) => {
+        expect(() => parseConfig({ ...production, TRUST_PROXY: value })).toThrowError(
+          /^Configuración inválida: TRUST_PROXY: .*X-Forwarded-For/,
+        );
+        expect(parseConfig({ TRUST_PROXY: value, DATA_DIR: tempDir() }).trustProxy).toBeTruthy();
+      },
+    );
+  });
+
+  it("refuses Stripe test keys in production unless STRIPE_ALLOW_TEST_KEYS=1", () => {
+    const testKeys = { ...production, STRIPE_SECRET_KEY: "sk_test_123" };
+    expect(() => parseConfig(testKeys)).toThrowError(
+      /^Configuración inválida: STRIPE_SECRET_KEY: .*STRIPE_ALLOW_TEST_KEYS=1/,
+    );
+    expect(() => parseConfig({ ...testKeys, STRIPE_ALLOW_TEST_KEYS: "0" })).toThrowError(
+      /STRIPE_SECRET_KEY/,
+    );
+    expect(parseConfig({ ...testKeys, STRIPE_ALLOW_TEST_KEYS: "1" }).stripe.secretKey).toBe(
+      "sk_test_123",
+    );
+    expect(() => parseConfig({ ...testKeys, STRIPE_ALLOW_TEST_KEYS: "sí" })).toThrowError(
+      /^Configuración inválida: STRIPE_ALLOW_TEST_KEYS:/,
+    );
+    // Locally a test key is the normal case.
+    expect(
+      parseConfig({ STRIPE_SECRET_KEY: "sk_test_123", DATA_DIR: tempDir() }).stripe.secretKey,
+    ).toBe("sk_test_123");
   });
 
   it("never echoes a secret value in its error", () => {

@@ -1,5 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { isIP } from "node:net";
 import path from "node:path";
 import { z } from "zod";
 
@@ -15,6 +16,43 @@ const optionalText = z
   .optional();
 
 const port = z.coerce.number().int().min(1).max(65535);
+
+/** Express's named address ranges for `trust proxy`. */
+const PROXY_RANGES = new Set(["loopback", "linklocal", "uniquelocal"]);
+
+/** An address, or a subnet with a prefix length: `10.0.0.5`, `10.0.0.0/8`, `fd00::/8`. */
+function isAddressOrSubnet(entry: string): boolean {
+  const [address = "", prefix, ...rest] = entry.split("/");
+  const version = isIP(address);
+  if (version === 0 || rest.length > 0) return false;
+  return (
+    prefix === undefined ||
+    (/^\d{1,3}$/.test(prefix) && Number(prefix) <= (version === 4 ? 32 : 128))
+  );
+}
+
+/**
+ * TRUST_PROXY as Express's `trust proxy` setting: unset (trust no proxy header), a hop count, or
+ * a comma-separated list of named ranges, addresses and subnets. `true` (every hop) is accepted
+ * only locally: see productionProblems.
+ */
+const trustProxy = optionalText.transform((value, context): boolean | number | string[] => {
+  if (value === undefined || value === "false") return false;
+  if (value === "true") return true;
+  if (/^\d+$/.test(value)) return Number(value);
+  const entries = value.split(",").map((entry) => entry.trim());
+  if (entries.every((entry) => PROXY_RANGES.has(entry) || isAddressOrSubnet(entry))) return entries;
+  context.addIssue({
+    code: "custom",
+    message:
+      "debe ser un número de saltos, o loopback, linklocal, uniquelocal, direcciones o subredes separadas por comas",
+  });
+  return z.NEVER;
+});
+
+/** Whether a TRUST_PROXY value believes every hop, so any client can forge X-Forwarded-For. */
+const trustsEveryHop = (value: boolean | number | string[]) =>
+  value === true || (Array.isArray(value) && value.some((entry) => entry.endsWith("/0")));
 
 const envSchema = z.object({
   NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
@@ -32,10 +70,11 @@ const envSchema = z.object({
   STRIPE_SECRET_KEY: optionalText.pipe(z.string().startsWith("sk_").optional()),
   STRIPE_WEBHOOK_SECRET: optionalText.pipe(z.string().startsWith("whsec_").optional()),
   STRIPE_API_BASE: optionalText.pipe(z.url().optional()),
+  STRIPE_ALLOW_TEST_KEYS: optionalText.pipe(z.enum(["0", "1"]).optional()),
   ADMIN_EMAIL: optionalText.pipe(z.email().max(255).optional()),
   ADMIN_PASSWORD: optionalText.pipe(z.string().min(8).max(100).optional()),
   HUMAN_CHECK: z.enum(["altcha", "off"]).default("altcha"),
-  TRUST_PROXY: optionalText,
+  TRUST_PROXY: trustProxy,
   CONTACT_RATE_LIMIT: z.coerce.number().int().min(1).default(5),
   AUTH_ADDRESS_RATE_LIMIT: z.coerce.number().int().min(1).default(30),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
@@ -128,6 +167,14 @@ function productionProblems(env: Env): string[] {
     );
   if (env.STRIPE_SECRET_KEY && !env.STRIPE_WEBHOOK_SECRET)
     problems.push("STRIPE_WEBHOOK_SECRET: obligatorio cuando STRIPE_SECRET_KEY está definido");
+  if (env.STRIPE_SECRET_KEY?.startsWith("sk_test_") && env.STRIPE_ALLOW_TEST_KEYS !== "1")
+    problems.push(
+      "STRIPE_SECRET_KEY: es una clave de pruebas (sk_test_), que no cobra nada; para usarla en producción define STRIPE_ALLOW_TEST_KEYS=1",
+    );
+  if (trustsEveryHop(env.TRUST_PROXY))
+    problems.push(
+      "TRUST_PROXY: en producción no puede confiar en todos los saltos (cualquier cliente podría falsificar X-Forwarded-For); indica la dirección del proxy o el número de saltos",
+    );
   if (env.ADMIN_EMAIL && !env.ADMIN_PASSWORD)
     problems.push("ADMIN_PASSWORD: obligatorio cuando ADMIN_EMAIL está definido");
   return problems;

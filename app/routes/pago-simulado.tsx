@@ -1,11 +1,11 @@
 import { CreditCard, FlaskConical, Undo2 } from "lucide-react";
 import { Form, useNavigation } from "react-router";
 import type { Route } from "./+types/pago-simulado";
-import { requireCustomer } from "~/features/accounts/session.server";
 import { formatPrice } from "~/features/catalogue/services";
 import { paymentMessages } from "~/features/payments/payment-messages";
 import { purchaseStatusLabel } from "~/features/payments/purchase-status";
 import {
+  requireSimulatedCheckout,
   runSimulatedOutcome,
   simulatedCheckoutPage,
 } from "~/features/payments/simulated-checkout.server";
@@ -21,11 +21,11 @@ export const meta: Route.MetaFunction = ({ matches }) =>
   });
 
 export async function loader({ request, params }: Route.LoaderArgs) {
-  return simulatedCheckoutPage(params.sessionId, await requireCustomer(request));
+  return simulatedCheckoutPage(params.sessionId, await requireSimulatedCheckout(request));
 }
 
 export async function action({ request, params }: Route.ActionArgs) {
-  return runSimulatedOutcome(request, params.sessionId, await requireCustomer(request));
+  return runSimulatedOutcome(request, params.sessionId, await requireSimulatedCheckout(request));
 }
 
 export default function SimulatedCheckout({ loaderData, actionData }: Route.ComponentProps) {

@@ -83,7 +83,17 @@ function simulatedProvider(config: AppConfig): PaymentProvider {
   };
 }
 
+/**
+ * The simulated checkout (and /test-pagos's refund button) exists only in local mode without a
+ * Stripe key: never in production, whose configuration requires the key anyway.
+ */
+export function simulatedPaymentsAvailable(config = getConfig()): boolean {
+  return !config.isProduction && !config.stripe.secretKey;
+}
+
 /** Stripe when STRIPE_SECRET_KEY is set, otherwise the simulation (the local default). */
 export function getPaymentProvider(config = getConfig()): PaymentProvider {
-  return config.stripe.secretKey ? stripeProvider(config) : simulatedProvider(config);
+  if (config.stripe.secretKey) return stripeProvider(config);
+  if (simulatedPaymentsAvailable(config)) return simulatedProvider(config);
+  throw new Error("STRIPE_SECRET_KEY is missing in production: payments are never simulated there");
 }

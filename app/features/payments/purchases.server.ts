@@ -3,6 +3,7 @@ import type { Viewer } from "~/features/accounts/session.server";
 import { getConfig } from "~/platform/config.server";
 import { getDb } from "~/platform/db/database.server";
 import { purchases } from "~/platform/db/schema";
+import { simulatedPaymentsAvailable } from "./providers.server";
 
 /** A customer's purchases, newest first. */
 export function purchasesOf(userId: string, limit: number) {
@@ -37,10 +38,12 @@ const TEST_PAGE_PURCHASES = 100;
 
 /** /test-pagos: the visitor's purchases and which payment provider serves them. */
 export async function paymentTestOverview(viewer: Viewer | null) {
+  // A page for trying payments out: it does not exist in production.
+  if (getConfig().isProduction) throw new Response("Not Found", { status: 404 });
   if (!viewer) return { viewer: null, purchases: [], provider: null };
   return {
     viewer,
     purchases: await purchasesOf(viewer.id, TEST_PAGE_PURCHASES),
-    provider: getConfig().stripe.secretKey ? ("Stripe" as const) : ("Simulado" as const),
+    provider: simulatedPaymentsAvailable() ? ("Simulado" as const) : ("Stripe" as const),
   };
 }

@@ -1,11 +1,11 @@
 import { randomBytes } from "node:crypto";
 import { and, eq } from "drizzle-orm";
-import type { Viewer } from "~/features/accounts/session.server";
+import { requireCustomer, type Viewer } from "~/features/accounts/session.server";
 import { getConfig } from "~/platform/config.server";
 import { getDb } from "~/platform/db/database.server";
 import { purchases } from "~/platform/db/schema";
 import { data, redirect } from "react-router";
-import { stripeClient } from "./providers.server";
+import { simulatedPaymentsAvailable, stripeClient } from "./providers.server";
 import { simulatedOutcomesFor, type SimulatedOutcome } from "./purchase-status";
 
 /**
@@ -139,11 +139,22 @@ export async function deliverToWebhook(payloadObject: unknown): Promise<number> 
   return response.status;
 }
 
+const notFound = () => new Response("Not Found", { status: 404 });
+
+/**
+ * The guard of /pago-simulado: the page does not exist in production or with Stripe (404 for
+ * everyone, signed in or not); otherwise it needs a signed-in customer.
+ */
+export async function requireSimulatedCheckout(request: Request): Promise<Viewer> {
+  if (!simulatedPaymentsAvailable()) throw notFound();
+  return requireCustomer(request);
+}
+
 /** The simulated checkout page exists only without Stripe, and only for the buyer's own purchase. */
 async function ownSimulatedPurchase(sessionId: string, viewer: Viewer) {
-  if (getConfig().stripe.secretKey) throw new Response("Not Found", { status: 404 });
+  if (!simulatedPaymentsAvailable()) throw notFound();
   const purchase = await findSimulatedPurchase(sessionId, viewer);
-  if (!purchase) throw new Response("Not Found", { status: 404 });
+  if (!purchase) throw notFound();
   return purchase;
 }
 
