@@ -1,4 +1,3 @@
-import { createEmailVerificationToken } from "better-auth/api";
 import { eq, like } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import {
@@ -8,7 +7,6 @@ import {
   resetPassword,
   signUp,
 } from "~/features/accounts/account-actions.server";
-import { getAuth } from "~/features/accounts/auth.server";
 import { getConfig } from "~/platform/config.server";
 import { accounts, mailOutbox, profiles, users } from "~/platform/db/schema";
 import { setupTestDatabase } from "../support/test-database";
@@ -152,71 +150,6 @@ describe("password recovery", () => {
       .from(mailOutbox)
       .where(like(mailOutbox.kind, "password-reset"));
     expect(resetMails.map((mail) => mail.recipient)).toEqual(["known@example.com"]);
-  });
-});
-
-describe("verification links", () => {
-  async function openLink(token: string) {
-    const url = `${getConfig().siteUrl}/api/auth/verify-email?token=${encodeURIComponent(token)}&callbackURL=/verificar-email`;
-    return (await getAuth()).handler(new Request(url));
-  }
-
-  async function createUnverified(email: string) {
-    await run(signUp, { email, password, confirmPassword: password });
-  }
-
-  it("refuse a forged token and leave the address unverified", async () => {
-    await createUnverified("forged@example.com");
-    const forged = await createEmailVerificationToken(
-      "not-our-secret-but-long-enough-to-sign",
-      "forged@example.com",
-    );
-    const response = await openLink(forged);
-    expect(response.status).toBe(302);
-    expect(response.headers.get("Location")).toMatch(/\/verificar-email\?error=/);
-    expect(response.headers.get("Set-Cookie") ?? "").not.toContain("session_token=");
-    const [user] = await database.db
-      .select()
-      .from(users)
-      .where(eq(users.email, "forged@example.com"));
-    expect(user?.emailVerified).toBe(false);
-  });
-
-  it("refuse an expired token", async () => {
-    await createUnverified("expired@example.com");
-    const expired = await createEmailVerificationToken(
-      getConfig().authSecret,
-      "expired@example.com",
-      undefined,
-      -60,
-    );
-    const response = await openLink(expired);
-    expect(response.headers.get("Location")).toMatch(/\/verificar-email\?error=/);
-    const [user] = await database.db
-      .select()
-      .from(users)
-      .where(eq(users.email, "expired@example.com"));
-    expect(user?.emailVerified).toBe(false);
-  });
-
-  it("accept the mailed link: verified, profile confirmed, signed in", async () => {
-    await createUnverified("mailed@example.com");
-    const [mail] = await database.db
-      .select()
-      .from(mailOutbox)
-      .where(eq(mailOutbox.recipient, "mailed@example.com"));
-    const link = /href="([^"]*verify-email[^"]*)"/.exec(mail!.html)![1]!.replace(/&amp;/g, "&");
-    const response = await (await getAuth()).handler(new Request(link));
-    expect(response.status).toBe(302);
-    expect(response.headers.get("Location")).toBe("/verificar-email");
-    expect(response.headers.get("Set-Cookie")).toContain("session_token=");
-    const [user] = await database.db
-      .select()
-      .from(users)
-      .where(eq(users.email, "mailed@example.com"));
-    expect(user?.emailVerified).toBe(true);
-    const [profile] = await database.db.select().from(profiles).where(eq(profiles.id, user!.id));
-    expect(profile?.emailConfirmed).toBe(true);
   });
 });
 

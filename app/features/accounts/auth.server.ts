@@ -8,6 +8,7 @@ import { getMailWorker } from "~/platform/mail/mailer.server";
 import { enqueueMails, type OutgoingMail } from "~/platform/mail/outbox.server";
 import { passwordResetMail, verificationMail } from "./account-mails.server";
 import { PASSWORD_LIMITS } from "./account-schemas";
+import { rememberVerification, verificationLinkHook } from "./verification-link.server";
 
 /** Express copies the trusted client address here (overwriting any incoming value). */
 export const CLIENT_ADDRESS_HEADER = "x-client-address";
@@ -35,9 +36,10 @@ export function hasSessionCookie(request: Request): boolean {
  * server is ready.
  */
 export async function createAuth(db: Database, config: AppConfig) {
-  const [{ betterAuth }, { drizzleAdapter }] = await Promise.all([
+  const [{ betterAuth }, { drizzleAdapter }, afterVerificationLink] = await Promise.all([
     import("better-auth"),
     import("better-auth/adapters/drizzle"),
+    verificationLinkHook(),
   ]);
   const mailContext = { brandName: config.company.brandName, siteUrl: config.siteUrl };
   const queue = async (mail: OutgoingMail) => {
@@ -67,17 +69,20 @@ export async function createAuth(db: Database, config: AppConfig) {
     },
     emailVerification: {
       sendOnSignUp: true,
-      autoSignInAfterVerification: true,
+      // The link signs in only the browser that asked for it: verification-link.server.ts.
+      autoSignInAfterVerification: false,
       expiresIn: 24 * 60 * 60,
       sendVerificationEmail: ({ user, url }) =>
         queue(verificationMail(user.email, url, mailContext)),
-      afterEmailVerification: async (user) => {
+      afterEmailVerification: async (user, request) => {
         await db
           .update(profiles)
           .set({ emailConfirmed: true, updatedAt: new Date() })
           .where(eq(profiles.id, user.id));
+        rememberVerification(user, request);
       },
     },
+    hooks: { after: afterVerificationLink },
     session: { expiresIn: SESSION_DAYS * 24 * 60 * 60, updateAge: 24 * 60 * 60 },
     // Its HTTP endpoints are not exposed except the two mailed links; every form goes through
     // our actions, which apply the database rate limits of rate-limits.server.ts.
