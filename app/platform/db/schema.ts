@@ -1,6 +1,7 @@
 import { sql } from "drizzle-orm";
 import {
   boolean,
+  customType,
   jsonb,
   index,
   integer,
@@ -281,4 +282,96 @@ export const userActivityLog = pgTable(
     createdAt: createdAt(),
   },
   (table) => [index("user_activity_user_idx").on(table.userId, table.createdAt)],
+);
+
+/** Spec section 3: support_tickets. Deleting the account deletes its tickets (GDPR). */
+export const supportTickets = pgTable(
+  "support_tickets",
+  {
+    id: uuid("id")
+      .primaryKey()
+      .default(sql`gen_random_uuid()`),
+    /** Readable and gapless per year, such as TK-2026-000123 (see ticketCounters). */
+    ticketNumber: text("ticket_number").notNull(),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    subject: text("subject").notNull(),
+    category: text("category").notNull(),
+    priority: text("priority", { enum: ["urgent", "high", "medium", "low"] })
+      .notNull()
+      .default("medium"),
+    status: text("status", { enum: ["open", "in_progress", "resolved", "closed"] })
+      .notNull()
+      .default("open"),
+    /** One of the customer's purchases the ticket is about. */
+    purchaseId: uuid("purchase_id").references(() => purchases.id, { onDelete: "set null" }),
+    /** The home page promises an answer within 24 hours. */
+    firstResponseDueAt: timestamp("first_response_due_at", {
+      withTimezone: true,
+      mode: "date",
+    }).notNull(),
+    firstStaffReplyAt: timestamp("first_staff_reply_at", { withTimezone: true, mode: "date" }),
+    closedAt: timestamp("closed_at", { withTimezone: true, mode: "date" }),
+    ...timestamps,
+  },
+  (table) => [
+    uniqueIndex("support_tickets_number_idx").on(table.ticketNumber),
+    index("support_tickets_user_idx").on(table.userId, table.createdAt),
+    index("support_tickets_status_idx").on(table.status, table.createdAt),
+    index("support_tickets_created_idx").on(table.createdAt),
+  ],
+);
+
+/** The last ticket number given out each year: one row locked per new ticket, so no gaps. */
+export const ticketCounters = pgTable("ticket_counters", {
+  year: integer("year").primaryKey(),
+  lastNumber: integer("last_number").notNull(),
+});
+
+/** The conversation of a ticket. */
+export const ticketMessages = pgTable(
+  "ticket_messages",
+  {
+    id: uuid("id")
+      .primaryKey()
+      .default(sql`gen_random_uuid()`),
+    ticketId: uuid("ticket_id")
+      .notNull()
+      .references(() => supportTickets.id, { onDelete: "cascade" }),
+    author: text("author", { enum: ["customer", "staff"] }).notNull(),
+    /** Who wrote it; null once that staff account is gone. */
+    authorId: text("author_id").references(() => users.id, { onDelete: "set null" }),
+    body: text("body").notNull(),
+    createdAt: createdAt(),
+  },
+  (table) => [index("ticket_messages_ticket_idx").on(table.ticketId, table.createdAt)],
+);
+
+const bytea = customType<{ data: Buffer; driverData: Buffer | Uint8Array }>({
+  dataType: () => "bytea",
+  fromDriver: (value) => Buffer.from(value),
+});
+
+/** Files sent with a message, kept in the database so every instance can serve them. */
+export const ticketAttachments = pgTable(
+  "ticket_attachments",
+  {
+    id: uuid("id")
+      .primaryKey()
+      .default(sql`gen_random_uuid()`),
+    messageId: uuid("message_id")
+      .notNull()
+      .references(() => ticketMessages.id, { onDelete: "cascade" }),
+    ticketId: uuid("ticket_id")
+      .notNull()
+      .references(() => supportTickets.id, { onDelete: "cascade" }),
+    fileName: text("file_name").notNull(),
+    /** Found from the content, never from the name or the declared type. */
+    contentType: text("content_type").notNull(),
+    size: integer("size").notNull(),
+    content: bytea("content").notNull(),
+    createdAt: createdAt(),
+  },
+  (table) => [index("ticket_attachments_message_idx").on(table.messageId)],
 );

@@ -1,0 +1,172 @@
+import type { ToastText } from "~/platform/http/toast";
+import { z } from "~/platform/validation/zod";
+
+/**
+ * Tickets (spec sections 3, 4 "Ticket status" and 7): categories, priorities, statuses, the rules
+ * of the forms and their Spanish messages, shared by the browser and the server.
+ */
+export const TICKET_LIMITS = {
+  subjectMin: 5,
+  subjectMax: 150,
+  messageMin: 10,
+  messageMax: 5000,
+} as const;
+
+/** Codes use underscores; people read them with spaces. */
+export const ticketCategories = [
+  "consulta_tecnica",
+  "facturacion",
+  "incidencia_servicio",
+  "solicitud_cambio",
+  "otro",
+] as const;
+export type TicketCategory = (typeof ticketCategories)[number];
+
+export function categoryLabel(code: string): string {
+  const spaced = code.replaceAll("_", " ");
+  return spaced.charAt(0).toUpperCase() + spaced.slice(1);
+}
+
+export const ticketPriorities = ["urgent", "high", "medium", "low"] as const;
+export type TicketPriority = (typeof ticketPriorities)[number];
+
+const priorityLabels: Record<TicketPriority, string> = {
+  urgent: "Urgente",
+  high: "Alta",
+  medium: "Media",
+  low: "Baja",
+};
+
+/** Spec: an unknown priority shows as medium. */
+export function priorityLabel(priority: string): string {
+  return priorityLabels[priority as TicketPriority] ?? priorityLabels.medium;
+}
+
+export const ticketStatuses = ["open", "in_progress", "resolved", "closed"] as const;
+export type TicketStatus = (typeof ticketStatuses)[number];
+
+const statusLabels: Record<TicketStatus, string> = {
+  open: "Abierto",
+  in_progress: "En curso",
+  resolved: "Resuelto",
+  closed: "Cerrado",
+};
+
+export function ticketStatusLabel(status: string): string {
+  return statusLabels[status as TicketStatus] ?? statusLabels.open;
+}
+
+/** Spec: active = open or in progress; resolved counts resolved and closed. */
+export const activeTicketStatuses = ["open", "in_progress"] as const satisfies TicketStatus[];
+export const finishedTicketStatuses = ["resolved", "closed"] as const satisfies TicketStatus[];
+
+/** A closed ticket takes no more messages; a resolved one may be reopened by writing. */
+export const acceptsMessages = (status: string) => status !== "closed";
+
+export const supportMessages = {
+  subjectTooShort: {
+    title: "Asunto demasiado corto",
+    description: `El asunto debe tener al menos ${TICKET_LIMITS.subjectMin} caracteres.`,
+  },
+  subjectTooLong: {
+    title: "Asunto demasiado largo",
+    description: `El asunto no puede superar los ${TICKET_LIMITS.subjectMax} caracteres.`,
+  },
+  categoryRequired: {
+    title: "Categoría requerida",
+    description: "Por favor, elige una categoría.",
+  },
+  priorityInvalid: { title: "Prioridad no válida", description: "Por favor, elige una prioridad." },
+  statusInvalid: { title: "Estado no válido", description: "Por favor, elige un estado." },
+  messageTooShort: {
+    title: "Mensaje demasiado corto",
+    description: `El mensaje debe tener al menos ${TICKET_LIMITS.messageMin} caracteres.`,
+  },
+  messageTooLong: {
+    title: "Mensaje demasiado largo",
+    description: `El mensaje no puede superar los ${TICKET_LIMITS.messageMax} caracteres.`,
+  },
+  purchaseUnknown: {
+    title: "Compra no encontrada",
+    description: "Elige una de tus compras o deja el campo vacío.",
+  },
+  ticketCreated: { title: "Ticket creado", description: "Te responderemos en menos de 24 horas." },
+  messageSent: { title: "Mensaje enviado" },
+  ticketResolved: { title: "Ticket marcado como resuelto" },
+  ticketClosed: {
+    title: "Ticket cerrado",
+    description: "Este ticket está cerrado. Si necesitas más ayuda, abre un ticket nuevo.",
+  },
+  ticketUpdated: { title: "Ticket actualizado" },
+  replySent: { title: "Respuesta enviada", description: "Hemos avisado al cliente por email." },
+  saveFailed: { title: "Error al guardar", description: "Por favor, inténtalo de nuevo." },
+  tooManyTickets: {
+    title: "Demasiados tickets",
+    description: "Has creado varios tickets seguidos. Espera unos minutos e inténtalo de nuevo.",
+  },
+} satisfies Record<string, ToastText>;
+
+export type SupportMessage = keyof typeof supportMessages;
+
+/** The field each message is about, so a form shows it next to that field. */
+export const supportMessageField: Partial<Record<SupportMessage, string>> = {
+  subjectTooShort: "subject",
+  subjectTooLong: "subject",
+  categoryRequired: "category",
+  priorityInvalid: "priority",
+  statusInvalid: "status",
+  messageTooShort: "message",
+  messageTooLong: "message",
+  purchaseUnknown: "purchaseId",
+};
+
+const stop = (error: SupportMessage) => ({ error, abort: true });
+
+const messageField = z
+  .string(stop("messageTooShort"))
+  .check(
+    z.trim(),
+    z.minLength(TICKET_LIMITS.messageMin, stop("messageTooShort")),
+    z.maxLength(TICKET_LIMITS.messageMax, stop("messageTooLong")),
+  );
+
+export const newTicketSchema = z.object({
+  subject: z
+    .string(stop("subjectTooShort"))
+    .check(
+      z.trim(),
+      z.minLength(TICKET_LIMITS.subjectMin, stop("subjectTooShort")),
+      z.maxLength(TICKET_LIMITS.subjectMax, stop("subjectTooLong")),
+    ),
+  category: z.enum(ticketCategories, { error: "categoryRequired" }),
+  priority: z._default(z.enum(ticketPriorities, { error: "priorityInvalid" }), "medium"),
+  message: messageField,
+  /** Empty for none; otherwise one of the customer's purchases (checked on the server). */
+  purchaseId: z._default(z.string(), ""),
+});
+export type NewTicket = z.output<typeof newTicketSchema>;
+
+export const ticketMessageSchema = z.object({ message: messageField });
+
+export const ticketChangeSchema = z.object({
+  status: z.enum(ticketStatuses, { error: "statusInvalid" }),
+  priority: z.enum(ticketPriorities, { error: "priorityInvalid" }),
+});
+
+/** Every issue of a parse, as the codes of their messages. */
+export function supportIssues<T>(
+  schema: z.ZodMiniType<T>,
+  values: unknown,
+): { success: true; data: T } | { success: false; errors: SupportMessage[] } {
+  const result = schema.safeParse(values);
+  if (result.success) return { success: true, data: result.data };
+  return {
+    success: false,
+    errors: result.error.issues.map((issue) => issue.message as SupportMessage),
+  };
+}
+
+/** TK-2026-000123: the year and the year's sequence number. */
+export function formatTicketNumber(year: number, sequence: number): string {
+  return `TK-${year}-${String(sequence).padStart(6, "0")}`;
+}
