@@ -1,0 +1,102 @@
+import type { z } from "~/platform/validation/zod";
+import {
+  ValidatedForm,
+  type FieldIssue,
+  type FormReply,
+  type FormValues,
+  type ValidatedFormProps,
+} from "~/ui/form";
+import {
+  priorityLabel,
+  supportIssues,
+  supportMessageField,
+  supportMessages,
+  ticketStatusLabel,
+  type SupportMessage,
+} from "./ticket-rules";
+
+/**
+ * The ticket forms and badges, shared by the customer's and the staff's pages: one way to check a
+ * ticket form in the browser, one way to show the server's answer, one look for status and priority.
+ */
+
+/** What a ticket action answers when it refuses a form (see tickets.server.ts). */
+export type SupportAnswer = { errors: SupportMessage[] };
+
+function supportIssue(message: SupportMessage): FieldIssue {
+  return {
+    field: supportMessageField[message],
+    text: supportMessages[message] ?? supportMessages.saveFailed,
+  };
+}
+
+/** The browser-side check of a ticket form: the server's schema, with its messages. */
+export function supportCheck<T>(schema: z.ZodMiniType<T>) {
+  return (values: FormValues): FieldIssue[] => {
+    const result = supportIssues(schema, values);
+    return result.success ? [] : result.errors.map(supportIssue);
+  };
+}
+
+/** How every ticket form shows the server's answer: the first problem, each next to its field. */
+export function supportReply(answer: SupportAnswer): FormReply | undefined {
+  if (!answer || !("errors" in answer) || answer.errors.length === 0) return undefined;
+  const issues = answer.errors.map(supportIssue);
+  const fieldIssues = issues.filter((issue) => issue.field);
+  return {
+    tone: "error",
+    text: issues[0]!.text,
+    issues: fieldIssues.length > 0 ? issues : undefined,
+  };
+}
+
+/** A ticket form: checked in the browser with `schema` (the server's), answered the support way. */
+export function SupportForm<T>({
+  schema,
+  ...props
+}: { schema?: z.ZodMiniType<T> } & Omit<
+  ValidatedFormProps<SupportAnswer>,
+  "validate" | "describe"
+>) {
+  return (
+    <ValidatedForm
+      validate={schema ? supportCheck(schema) : undefined}
+      describe={supportReply}
+      {...props}
+    />
+  );
+}
+
+const badgeClasses = "inline-flex items-center rounded-full px-2.5 py-0.5 text-xs font-semibold";
+
+const statusTones: Record<string, string> = {
+  open: "bg-sky-50 text-sky-800 ring-1 ring-sky-200",
+  in_progress: "bg-amber-50 text-amber-900 ring-1 ring-amber-200",
+  resolved: "bg-emerald-50 text-emerald-800 ring-1 ring-emerald-200",
+  closed: "bg-slate-100 text-slate-700 ring-1 ring-slate-200",
+};
+
+/** A ticket's status in words (unknown shows as open), coloured by state. */
+export function TicketStatusBadge({ status }: { status: string }) {
+  return (
+    <span className={`${badgeClasses} ${statusTones[status] ?? statusTones.open}`}>
+      {ticketStatusLabel(status)}
+    </span>
+  );
+}
+
+const priorityTones: Record<string, string> = {
+  urgent: "bg-red-50 text-red-800 ring-1 ring-red-200",
+  high: "bg-orange-50 text-orange-900 ring-1 ring-orange-200",
+  medium: "bg-slate-100 text-slate-700 ring-1 ring-slate-200",
+  low: "bg-white text-slate-600 ring-1 ring-slate-200",
+};
+
+/** A ticket's priority in words (unknown shows as medium). */
+export function TicketPriorityBadge({ priority }: { priority: string }) {
+  return (
+    <span className={`${badgeClasses} ${priorityTones[priority] ?? priorityTones.medium}`}>
+      {priorityLabel(priority)}
+    </span>
+  );
+}
