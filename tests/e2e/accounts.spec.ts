@@ -329,7 +329,7 @@ test("every page and data request served to a signed-in customer is private, nev
 
 test("a customer exports their data and then deletes the account for good", async ({ page }) => {
   const customer = await createVerifiedCustomer(page);
-  await openPage(page, "/mi-cuenta");
+  await openPage(page, "/mi-cuenta?tab=configuracion");
   const settings = page.getByRole("region", { name: "Configuración y privacidad" });
   const download = page.waitForEvent("download");
   await settings.getByRole("link", { name: "Exportar mis datos" }).click();
@@ -348,7 +348,7 @@ test("a customer exports their data and then deletes the account for good", asyn
   await settings.getByLabel("Tu contraseña actual").fill("no-es-la-mía");
   await confirm.click();
   await expect(toast(page, "Contraseña incorrecta")).toBeVisible();
-  await expect(page).toHaveURL(/\/mi-cuenta#configuracion$/);
+  await expect(page).toHaveURL(/\/mi-cuenta\?tab=configuracion$/);
 
   await settings.getByLabel("Tu contraseña actual").fill(customer.password);
   await confirm.click();

@@ -3,7 +3,16 @@ import { describe, expect, it } from "vitest";
 import { getViewer } from "~/features/accounts/session.server";
 import { exportAccountData, exportFileName } from "~/features/privacy/account-data.server";
 import { getConfig } from "~/platform/config.server";
-import { profiles, purchases, sessions, users } from "~/platform/db/schema";
+import { openTicket } from "~/features/support/tickets.server";
+import {
+  profiles,
+  purchases,
+  sessions,
+  supportTickets,
+  ticketAttachments,
+  ticketMessages,
+  users,
+} from "~/platform/db/schema";
 import { takeToast } from "~/platform/http/toast.server";
 import { action as deleteAccount } from "~/routes/mi-cuenta-eliminar";
 import { loader as exportLoader } from "~/routes/mi-cuenta-exportar";
@@ -55,9 +64,15 @@ describe("the data export", () => {
     expect(data.compras[0]).toMatchObject({
       servicio: "Ciberseguridad",
       importe: 449,
-      estado: "completed",
+      estado: "Completado",
     });
-    expect(data.estadisticas).toEqual({ compras: 1, comprasCompletadas: 1, totalGastado: 449 });
+    expect(data.estadisticas).toEqual({
+      compras: 1,
+      comprasCompletadas: 1,
+      totalGastado: 449,
+      ticketsActivos: 0,
+      ticketsResueltos: 0,
+    });
     expect(JSON.stringify(data)).not.toContain("otra-persona@example.com");
   });
 
@@ -107,7 +122,7 @@ describe("account deletion", () => {
     const { cookie, userId } = await customer("duda@example.com");
     for (const word of ["", "eliminar", "ELIMINAR ", "BORRAR"]) {
       expect(await refusal(await remove(cookie, word))).toEqual({
-        location: "/mi-cuenta#configuracion",
+        location: "/mi-cuenta?tab=configuracion",
         toast: 'Debes escribir "ELIMINAR" para confirmar',
       });
     }
@@ -117,12 +132,12 @@ describe("account deletion", () => {
   it("asks for the current password: without it, or with a wrong one, nothing is deleted", async () => {
     const { cookie, userId } = await customer("sin-clave@example.com");
     expect(await refusal(await remove(cookie, "ELIMINAR", ""))).toEqual({
-      location: "/mi-cuenta#configuracion",
+      location: "/mi-cuenta?tab=configuracion",
       toast: "Escribe tu contraseña actual para eliminar la cuenta.",
     });
     for (const guess of ["otra-contraseña", PASSWORD.toUpperCase(), "x".repeat(200)]) {
       expect(await refusal(await remove(cookie, "ELIMINAR", guess))).toEqual({
-        location: "/mi-cuenta#configuracion",
+        location: "/mi-cuenta?tab=configuracion",
         toast: "Contraseña incorrecta",
       });
     }
@@ -136,7 +151,7 @@ describe("account deletion", () => {
         "Contraseña incorrecta",
       );
     expect(await refusal(await remove(cookie, "ELIMINAR"))).toEqual({
-      location: "/mi-cuenta#configuracion",
+      location: "/mi-cuenta?tab=configuracion",
       toast: "Demasiados intentos",
     });
     expect(await stillThere(userId, cookie)).toBe(true);
@@ -163,5 +178,99 @@ describe("account deletion", () => {
       .where(eq(purchases.serviceName, "Ciberseguridad"));
     expect(kept.some((purchase) => purchase.userId === null)).toBe(true);
     expect(await viewerOf(cookie)).toBeNull();
+  });
+});
+
+describe("support tickets and the customer's data", () => {
+  /** A customer with one ticket: their message, a staff reply with a file, then resolved. */
+  async function customerWithTicket(email: string) {
+    const { cookie, userId } = await customer(email);
+    const viewer = (await viewerOf(cookie))!;
+    const ticket = await openTicket(viewer, {
+      subject: "No puedo acceder al informe",
+      category: "consulta_tecnica",
+      priority: "high",
+      message: "El enlace del informe de seguridad da un error.",
+      purchaseId: "",
+    });
+    const [reply] = await database.db
+      .insert(ticketMessages)
+      .values({ ticketId: ticket.id, author: "staff", body: "Ya está arreglado, pruébalo." })
+      .returning();
+    await database.db.insert(ticketAttachments).values({
+      messageId: reply!.id,
+      ticketId: ticket.id,
+      fileName: "captura.txt",
+      contentType: "text/plain",
+      size: 4,
+      content: Buffer.from("hola"),
+    });
+    await database.db
+      .update(supportTickets)
+      .set({ status: "resolved" })
+      .where(eq(supportTickets.id, ticket.id));
+    return { cookie, userId, viewer, ticket };
+  }
+
+  it("the export holds each ticket with its conversation, in Spanish, and counts them", async () => {
+    const { viewer, ticket } = await customerWithTicket("con-ticket@example.com");
+    await customerWithTicket("ajeno@example.com");
+    const data = await exportAccountData(viewer);
+    expect(data.tickets).toEqual([
+      {
+        numero: ticket.ticketNumber,
+        asunto: "No puedo acceder al informe",
+        categoria: "Consulta tecnica",
+        prioridad: "Alta",
+        estado: "Resuelto",
+        compra: null,
+        creadoEl: ticket.createdAt.toISOString(),
+        actualizadoEl: expect.any(String),
+        cerradoEl: null,
+        mensajes: [
+          {
+            autor: "Tú",
+            texto: "El enlace del informe de seguridad da un error.",
+            fecha: expect.any(String),
+          },
+          {
+            autor: "Equipo de soporte",
+            texto: "Ya está arreglado, pruébalo.",
+            fecha: expect.any(String),
+          },
+        ],
+      },
+    ]);
+    expect(data.estadisticas).toMatchObject({ ticketsActivos: 0, ticketsResueltos: 1 });
+    expect(JSON.stringify(data)).not.toContain("ajeno@example.com");
+  });
+
+  it("deleting the account deletes its tickets, their messages and their files, and no one else's", async () => {
+    const gone = await customerWithTicket("borra-tickets@example.com");
+    const stays = await customerWithTicket("se-queda@example.com");
+    const answer = (await deleteAccount({
+      request: formPost(
+        "/mi-cuenta/eliminar",
+        { confirmation: "ELIMINAR", password: PASSWORD },
+        gone.cookie,
+      ),
+    } as unknown as Parameters<typeof deleteAccount>[0])) as Response;
+    expect(answer.headers.get("Location")).toBe("/");
+    const left = async (ticketId: string) => ({
+      tickets: (
+        await database.db.select().from(supportTickets).where(eq(supportTickets.id, ticketId))
+      ).length,
+      messages: (
+        await database.db.select().from(ticketMessages).where(eq(ticketMessages.ticketId, ticketId))
+      ).length,
+      files: (
+        await database.db
+          .select()
+          .from(ticketAttachments)
+          .where(eq(ticketAttachments.ticketId, ticketId))
+      ).length,
+    });
+    expect(await left(gone.ticket.id)).toEqual({ tickets: 0, messages: 0, files: 0 });
+    expect(await left(stays.ticket.id)).toEqual({ tickets: 1, messages: 2, files: 1 });
   });
 });

@@ -1,4 +1,4 @@
-import { count, desc, eq, sql } from "drizzle-orm";
+import { desc, eq, sql } from "drizzle-orm";
 import type { Viewer } from "~/features/accounts/session.server";
 import { getConfig } from "~/platform/config.server";
 import { getDb } from "~/platform/db/database.server";
@@ -15,23 +15,23 @@ export function purchasesOf(userId: string, limit: number) {
     .limit(limit);
 }
 
-export type PurchaseTotals = { purchases: number; completed: number; spentCents: number };
-
-/** A customer's totals. Spent counts completed purchases only: pending, failed and refunded ones cost nothing. */
-export async function purchaseTotalsOf(userId: string): Promise<PurchaseTotals> {
-  const completed = sql`${purchases.status} = 'completed'`;
-  const [totals] = await getDb()
-    .select({
-      purchases: count(),
-      completed: sql<number>`count(*) filter (where ${completed})`.mapWith(Number),
-      spentCents:
-        sql<number>`coalesce(sum(${purchases.price}) filter (where ${completed}), 0)`.mapWith(
-          Number,
-        ),
-    })
-    .from(purchases)
-    .where(eq(purchases.userId, userId));
-  return totals ?? { purchases: 0, completed: 0, spentCents: 0 };
+/**
+ * A customer's purchase totals as columns of a bigger query (the spec's user stats). Spent counts
+ * completed purchases only: pending, failed and refunded ones cost nothing.
+ */
+export function purchaseTotalsSql(userId: string) {
+  const own = sql`${purchases.userId} = ${userId}`;
+  const completed = sql`${own} and ${purchases.status} = 'completed'`;
+  return {
+    totalPurchases: sql<number>`(select count(*) from ${purchases} where ${own})`.mapWith(Number),
+    completedPurchases: sql<number>`(select count(*) from ${purchases} where ${completed})`.mapWith(
+      Number,
+    ),
+    totalSpentCents:
+      sql<number>`(select coalesce(sum(${purchases.price}), 0) from ${purchases} where ${completed})`.mapWith(
+        Number,
+      ),
+  };
 }
 
 const TEST_PAGE_PURCHASES = 100;

@@ -66,7 +66,8 @@ function AccountDeletion() {
     <div className="mt-8 border-t border-slate-200 pt-6">
       <h3 className="font-semibold text-red-800">Eliminar cuenta</h3>
       <p className="mt-1 text-sm text-slate-600">
-        Se borrarán tu cuenta, tu perfil y tus sesiones. Esta acción no se puede deshacer.
+        Se borrarán tu cuenta, tu perfil, tus tickets de soporte y tus sesiones. Esta acción no se
+        puede deshacer.
       </p>
       <details ref={disclosure} className="group mt-4">
         <summary
@@ -86,9 +87,12 @@ function AccountDeletion() {
             label={`Escribe ${DELETE_CONFIRMATION} para confirmar`}
             frameClassName="mt-3"
             name="confirmation"
+            hint={`En mayúsculas, exactamente: ${DELETE_CONFIRMATION}.`}
             value={typed}
             onChange={(event) => setTyped(event.currentTarget.value)}
             autoComplete="off"
+            autoCapitalize="characters"
+            spellCheck={false}
           />
           <Field
             label="Tu contraseña actual"

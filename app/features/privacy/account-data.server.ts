@@ -1,10 +1,20 @@
-import { desc, eq } from "drizzle-orm";
+import { asc, desc, eq, inArray } from "drizzle-orm";
+import { userStatsOf } from "~/features/accounts/account-overview.server";
 import type { Viewer } from "~/features/accounts/session.server";
 import { pseudonymiseBilling } from "~/features/payments/billing-erasure.server";
-import { purchaseTotalsOf } from "~/features/payments/purchases.server";
+import { purchaseStatusLabel } from "~/features/payments/purchase-status";
+import { categoryLabel, priorityLabel, ticketStatusLabel } from "~/features/support/ticket-rules";
 import { getConfig } from "~/platform/config.server";
 import { getDb } from "~/platform/db/database.server";
-import { profiles, purchases, userActivityLog, users, verifications } from "~/platform/db/schema";
+import {
+  profiles,
+  purchases,
+  supportTickets,
+  ticketMessages,
+  userActivityLog,
+  users,
+  verifications,
+} from "~/platform/db/schema";
 
 /** The file name of an export: the brand, then the moment (spec: prefix and ISO timestamp). */
 export function exportFileName(now: Date): string {
@@ -19,23 +29,25 @@ export function exportFileName(now: Date): string {
 
 /**
  * Everything the site keeps about the signed-in customer (GDPR access and portability): the
- * account, the profile, the purchases, the activity and the totals.
+ * account, the profile, the purchases, the support tickets with their conversations, the activity
+ * and the totals. Keys and states are in Spanish, as the customer reads them on the site.
  */
 export async function exportAccountData(viewer: Viewer, now = new Date()) {
   const db = getDb();
-  const [[profile], history, activity, totals] = await Promise.all([
+  const [[profile], history, tickets, activity, stats] = await Promise.all([
     db.select().from(profiles).where(eq(profiles.id, viewer.id)),
     db
       .select()
       .from(purchases)
       .where(eq(purchases.userId, viewer.id))
       .orderBy(desc(purchases.createdAt)),
+    ticketsWithMessages(viewer.id),
     db
       .select()
       .from(userActivityLog)
       .where(eq(userActivityLog.userId, viewer.id))
       .orderBy(desc(userActivityLog.createdAt)),
-    purchaseTotalsOf(viewer.id),
+    userStatsOf(viewer.id),
   ]);
   return {
     exportadoEl: now.toISOString(),
@@ -55,9 +67,25 @@ export async function exportAccountData(viewer: Viewer, now = new Date()) {
       servicio: purchase.serviceName,
       importe: purchase.price / 100,
       moneda: purchase.currency,
-      estado: purchase.status,
+      estado: purchaseStatusLabel(purchase.status),
       creadaEl: purchase.createdAt.toISOString(),
       completadaEl: purchase.completedAt?.toISOString() ?? null,
+    })),
+    tickets: tickets.map(({ ticket, messages }) => ({
+      numero: ticket.ticketNumber,
+      asunto: ticket.subject,
+      categoria: categoryLabel(ticket.category),
+      prioridad: priorityLabel(ticket.priority),
+      estado: ticketStatusLabel(ticket.status),
+      compra: ticket.purchaseId,
+      creadoEl: ticket.createdAt.toISOString(),
+      actualizadoEl: ticket.updatedAt.toISOString(),
+      cerradoEl: ticket.closedAt?.toISOString() ?? null,
+      mensajes: messages.map((message) => ({
+        autor: message.author === "staff" ? "Equipo de soporte" : "Tú",
+        texto: message.body,
+        fecha: message.createdAt.toISOString(),
+      })),
     })),
     actividad: activity.map((entry) => ({
       tipo: entry.activityType,
@@ -65,16 +93,43 @@ export async function exportAccountData(viewer: Viewer, now = new Date()) {
       fecha: entry.createdAt.toISOString(),
     })),
     estadisticas: {
-      compras: totals.purchases,
-      comprasCompletadas: totals.completed,
-      totalGastado: totals.spentCents / 100,
+      compras: stats.totalPurchases,
+      comprasCompletadas: stats.completedPurchases,
+      totalGastado: stats.totalSpentCents / 100,
+      ticketsActivos: stats.activeTickets,
+      ticketsResueltos: stats.resolvedTickets,
     },
   };
 }
 
+/** A customer's tickets, newest first, each with its conversation in order. */
+async function ticketsWithMessages(userId: string) {
+  const db = getDb();
+  const tickets = await db
+    .select()
+    .from(supportTickets)
+    .where(eq(supportTickets.userId, userId))
+    .orderBy(desc(supportTickets.createdAt));
+  if (tickets.length === 0) return [];
+  const messages = await db
+    .select()
+    .from(ticketMessages)
+    .where(
+      inArray(
+        ticketMessages.ticketId,
+        tickets.map((ticket) => ticket.id),
+      ),
+    )
+    .orderBy(asc(ticketMessages.createdAt), asc(ticketMessages.id));
+  return tickets.map((ticket) => ({
+    ticket,
+    messages: messages.filter((message) => message.ticketId === ticket.id),
+  }));
+}
+
 /**
  * GDPR erasure: the user row goes, and with it (by cascade) the profile, sessions, sign-in
- * methods and roles; pending reset links go too. Purchases and activity stay for the accounts
+ * methods, roles, and the support tickets with their messages and attachments; pending reset links go too. Purchases and activity stay for the accounts
  * the law requires, no longer linked to anyone (their user id becomes null); the payments and
  * customer totals stay too, with the e-mail replaced by a pseudonym and the name dropped
  * (decision 012).

@@ -8,7 +8,7 @@ import { hitRateLimit } from "~/platform/security/rate-limit.server";
 import { deleteAccountData } from "./account-data.server";
 import { accountDataMessages, DELETE_CONFIRMATION } from "./account-data-messages";
 
-const SETTINGS = "/mi-cuenta#configuracion";
+const SETTINGS = "/mi-cuenta?tab=configuracion";
 
 /** Password checks per customer: enough for a few typos, far too few to guess one. */
 const PASSWORD_ATTEMPTS = { limit: 5, windowMs: 15 * 60_000 };

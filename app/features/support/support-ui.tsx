@@ -1,4 +1,6 @@
+import { Link } from "react-router";
 import type { z } from "~/platform/validation/zod";
+import { formatDate } from "~/ui/dates";
 import {
   ValidatedForm,
   type FieldIssue,
@@ -7,6 +9,7 @@ import {
   type ValidatedFormProps,
 } from "~/ui/form";
 import {
+  categoryLabel,
   priorityLabel,
   supportIssues,
   supportMessageField,
@@ -98,5 +101,48 @@ export function TicketPriorityBadge({ priority }: { priority: string }) {
     <span className={`${badgeClasses} ${priorityTones[priority] ?? priorityTones.medium}`}>
       {priorityLabel(priority)}
     </span>
+  );
+}
+
+/** What a list of tickets shows of each (see ticketsOf in tickets.server.ts). */
+export type TicketListItem = {
+  id: string;
+  ticketNumber: string;
+  subject: string;
+  category: string;
+  priority: string;
+  status: string;
+  createdAt: Date | string;
+};
+
+/** A customer's tickets: number, priority, status, subject, date and category, each a link. */
+export function TicketList({
+  tickets,
+  linkTo = (id) => `/mi-cuenta/tickets/${id}`,
+}: {
+  tickets: TicketListItem[];
+  linkTo?: (ticketId: string) => string;
+}) {
+  return (
+    <ul className="divide-y divide-slate-200 rounded-2xl bg-white ring-1 ring-slate-200">
+      {tickets.map((ticket) => (
+        <li key={ticket.id} className="p-4">
+          <div className="flex flex-wrap items-center gap-2 text-sm">
+            <span className="font-mono font-semibold text-slate-700">{ticket.ticketNumber}</span>
+            <TicketPriorityBadge priority={ticket.priority} />
+            <TicketStatusBadge status={ticket.status} />
+          </div>
+          <Link
+            to={linkTo(ticket.id)}
+            className="mt-2 block font-semibold break-words text-ink underline-offset-2 hover:text-brand-700 hover:underline"
+          >
+            {ticket.subject}
+          </Link>
+          <p className="mt-1 text-sm text-slate-500">
+            {formatDate(ticket.createdAt, "date")} · {categoryLabel(ticket.category)}
+          </p>
+        </li>
+      ))}
+    </ul>
   );
 }

@@ -1,0 +1,60 @@
+import { formatPrice } from "~/features/catalogue/services";
+import { formatDate } from "~/ui/dates";
+import { purchaseStatusLabel } from "./purchase-status";
+
+/**
+ * A purchase's price in its currency, said once: '449,00€' for euros (the site's way), and the
+ * currency's own symbol or code otherwise.
+ */
+export function purchasePriceText(priceCents: number, currency: string): string {
+  if (currency.toUpperCase() === "EUR") return formatPrice(priceCents, { cents: "always" });
+  try {
+    return new Intl.NumberFormat("es-ES", { style: "currency", currency }).format(priceCents / 100);
+  } catch {
+    return `${(priceCents / 100).toFixed(2)} ${currency}`;
+  }
+}
+
+export type PurchaseListItem = {
+  id: string;
+  serviceName: string;
+  status: string;
+  price: number;
+  currency: string;
+  createdAt: Date | string;
+  completedAt: Date | string | null;
+};
+
+/** A customer's purchases: service, status, date, completed date, price; `help` adds a link each. */
+export function PurchaseList({
+  purchases,
+  help,
+}: {
+  purchases: PurchaseListItem[];
+  help?: (purchase: PurchaseListItem) => React.ReactNode;
+}) {
+  return (
+    <ul className="divide-y divide-slate-200 rounded-2xl bg-white ring-1 ring-slate-200">
+      {purchases.map((purchase) => (
+        <li key={purchase.id} className="flex flex-wrap items-start justify-between gap-3 p-4">
+          <div className="min-w-0">
+            <p className="font-semibold text-ink">{purchase.serviceName}</p>
+            <p className="text-sm text-slate-500">
+              {formatDate(purchase.createdAt, "date")}
+              {purchase.completedAt
+                ? ` · completada el ${formatDate(purchase.completedAt, "date")}`
+                : ""}
+            </p>
+            {help ? <div className="mt-2 text-sm">{help(purchase)}</div> : null}
+          </div>
+          <div className="text-right">
+            <p className="font-semibold text-ink">
+              {purchasePriceText(purchase.price, purchase.currency)}
+            </p>
+            <p className="text-sm text-slate-600">{purchaseStatusLabel(purchase.status)}</p>
+          </div>
+        </li>
+      ))}
+    </ul>
+  );
+}
