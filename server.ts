@@ -13,6 +13,7 @@ import type { ViteDevServer } from "vite";
 import { toNodeHandler } from "better-auth/node";
 import { ensureAdmin } from "~/features/accounts/admin-accounts.server";
 import { CLIENT_ADDRESS_HEADER, getAuth, startAuthLoading } from "~/features/accounts/auth.server";
+import { contactMailHourlyCaps } from "~/features/contact/contact-mails.server";
 import { publicPaths } from "~/features/seo/public-paths";
 import { createPageCache, privateWhenPersonal } from "~/platform/http/page-cache.server";
 import { precompressedStatic } from "~/platform/http/precompressed-static.server";
@@ -235,7 +236,7 @@ let pruneTimer: NodeJS.Timeout | undefined;
  * webhook events.
  */
 function startBackgroundWork(db: Database) {
-  getMailWorker().start();
+  getMailWorker().start({ hourlyCaps: contactMailHourlyCaps() });
   const prune = () =>
     Promise.all([pruneRateLimits(db), pruneFinishedMails(db), pruneWebhookEvents(db)]).catch(
       (error) => getLogger().warn({ err: error }, "pruning old rows failed"),

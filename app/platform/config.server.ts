@@ -76,6 +76,8 @@ const envSchema = z.object({
   HUMAN_CHECK: z.enum(["altcha", "off"]).default("altcha"),
   TRUST_PROXY: trustProxy,
   CONTACT_RATE_LIMIT: z.coerce.number().int().min(1).default(5),
+  CONTACT_CONFIRMATIONS_PER_ADDRESS: z.coerce.number().int().min(0).default(3),
+  CONTACT_CONFIRMATIONS_PER_HOUR: z.coerce.number().int().min(1).default(200),
   AUTH_ADDRESS_RATE_LIMIT: z.coerce.number().int().min(1).default(30),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   BRAND_NAME: z.string().trim().min(1).default("Vértice Digital"),
@@ -137,6 +139,10 @@ function buildConfig(env: Env, source: NodeJS.ProcessEnv) {
     logLevel: env.LOG_LEVEL,
     /** Enquiries allowed per client address in 10 minutes. */
     contactRateLimit: env.CONTACT_RATE_LIMIT,
+    /** Enquiry confirmations mailed to one visitor address in 24 hours (more are not sent). */
+    contactConfirmationsPerAddress: env.CONTACT_CONFIRMATIONS_PER_ADDRESS,
+    /** Enquiry confirmations the whole site sends in an hour (more wait in the outbox). */
+    contactConfirmationsPerHour: env.CONTACT_CONFIRMATIONS_PER_HOUR,
     /** Sign-in, sign-up, reset and resend attempts per client address in 10 minutes, each. */
     authAddressRateLimit: env.AUTH_ADDRESS_RATE_LIMIT,
     company: {

@@ -33,6 +33,7 @@ export default function Contact({ matches, actionData }: Route.ComponentProps) {
   return (
     <ContactSection
       contactEmail={site?.contactEmail ?? ""}
+      humanCheck={site?.humanCheck ?? true}
       serverResult={actionData}
       headingLevel="h1"
     />

@@ -161,7 +161,10 @@ export default function Home({ matches }: Route.ComponentProps) {
         </div>
       </section>
 
-      <ContactSection contactEmail={site?.contactEmail ?? ""} />
+      <ContactSection
+        contactEmail={site?.contactEmail ?? ""}
+        humanCheck={site?.humanCheck ?? true}
+      />
     </>
   );
 }

@@ -83,7 +83,10 @@ export default function ServicePage({ matches }: Route.ComponentProps) {
           </ul>
         </div>
       </section>
-      <ContactSection contactEmail={site?.contactEmail ?? ""} />
+      <ContactSection
+        contactEmail={site?.contactEmail ?? ""}
+        humanCheck={site?.humanCheck ?? true}
+      />
     </>
   );
 }

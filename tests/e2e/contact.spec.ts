@@ -1,7 +1,7 @@
 import type { Page } from "@playwright/test";
+import { contactForm, NEEDS_JAVASCRIPT, postContactWithoutScript } from "./contact-helpers";
 import { expect, openPage, test } from "./fixtures";
 
-const contactForm = (page: Page) => page.getByRole("form", { name: "Formulario de contacto" });
 const toast = (page: Page, title: string) =>
   page.locator("[data-sonner-toast]").filter({ hasText: title }).first();
 
@@ -17,8 +17,55 @@ async function fill(
   if (values.message !== undefined) await form.getByLabel("Mensaje").fill(values.message);
 }
 
-const send = (page: Page) =>
-  contactForm(page).getByRole("button", { name: "Enviar consulta" }).click();
+/** Sends as a visitor does: reaching for the form starts its human check, then the button works. */
+async function send(page: Page) {
+  await contactForm(page).hover();
+  await contactForm(page).getByRole("button", { name: "Enviar consulta" }).click();
+}
+
+test("the human check loads when the visitor reaches for the form, not with the page", async ({
+  page,
+}) => {
+  await openPage(page, "/");
+  const form = contactForm(page);
+  await expect(form.getByRole("button", { name: "Cargando..." })).toBeDisabled();
+  await expect(form.locator("noscript")).toBeHidden();
+  await page.getByRole("heading", { level: 1 }).click();
+  await page.keyboard.press("End");
+  expect(await page.evaluate(() => customElements.get("altcha-widget") === undefined)).toBe(true);
+  await form.getByLabel("Nombre completo").focus();
+  await expect(form.getByRole("button", { name: "Enviar consulta" })).toBeEnabled();
+  await expect(form.locator("input[name=altcha]")).toHaveValue(/.+/);
+});
+
+test("a refused human check is said in the form and as a toast, and a new one is solved", async ({
+  page,
+}) => {
+  await openPage(page, "/");
+  await page.route("**/contacto.data**", async (route) => {
+    const fields = new URLSearchParams(route.request().postData() ?? "");
+    fields.set("altcha", "caducada");
+    await route.continue({ postData: fields.toString() });
+  });
+  await fill(page, {
+    name: "Pablo Gil",
+    email: "pablo@example.com",
+    service: "Ciberseguridad",
+    message: "Quiero una auditoría de seguridad.",
+  });
+  await send(page);
+  await expect(toast(page, "Verificación de seguridad fallida")).toBeVisible();
+  await expect(contactForm(page).getByRole("alert")).toContainText(
+    "No hemos podido comprobar que eres una persona.",
+  );
+  await expect(contactForm(page).getByLabel("Nombre completo")).toHaveValue("Pablo Gil");
+  await expect(contactForm(page).getByRole("button", { name: "Enviar consulta" })).toBeEnabled();
+  await page.unroute("**/contacto.data**");
+  const answer = page.waitForResponse("**/contacto.data**");
+  await send(page);
+  expect((await answer).status()).toBe(200);
+  await expect(toast(page, "¡Mensaje enviado!")).toBeVisible();
+});
 
 test("the form offers the five services of the catalogue and marks every field required", async ({
   page,
@@ -148,32 +195,38 @@ test("a pending purchase preselects its service, pre-fills the message and is th
 test.describe("without JavaScript", () => {
   test.use({ javaScriptEnabled: false });
 
-  test("the form posts and the page answers with the errors, keeping what was typed", async ({
+  test("the contact form and /registro say that their security check needs JavaScript", async ({
     page,
   }) => {
-    await page.goto("/");
-    await fill(page, { name: "Jo", email: "jo@", service: "Consultoría en IA", message: "corto" });
-    await send(page);
+    for (const [path, name] of [
+      ["/", "Formulario de contacto"],
+      ["/desarrollo-web", "Formulario de contacto"],
+      ["/contacto", "Formulario de contacto"],
+      ["/registro", "Registro"],
+    ] as const) {
+      await page.goto(path);
+      const form = page.getByRole("form", { name });
+      // Text queries skip <noscript>, so the sentence is found by its element.
+      const sentence = form.locator("noscript p");
+      await expect(sentence).toBeVisible();
+      await expect(sentence).toHaveText(NEEDS_JAVASCRIPT);
+      await expect(form.getByRole("button", { name: "Cargando..." })).toBeDisabled();
+    }
+  });
+
+  test("a post reaching the server is answered with the errors, keeping what was typed", async ({
+    page,
+  }) => {
+    await postContactWithoutScript(page, {
+      name: "Jo",
+      email: "jo@",
+      service: "ia",
+      message: "corto",
+    });
     await expect(page).toHaveURL(/\/contacto$/);
     const alert = contactForm(page).getByRole("alert");
     await expect(alert).toContainText("Email inválido");
     await expect(alert).toContainText("Mensaje demasiado corto");
     await expect(contactForm(page).getByLabel("Nombre completo")).toHaveValue("Jo");
-  });
-
-  test("a valid enquiry is stored and the page confirms it", async ({ page }) => {
-    const name = `Sin JS ${Date.now()}`;
-    await page.goto("/desarrollo-web");
-    await fill(page, {
-      name,
-      email: "nojs@example.com",
-      service: "Desarrollo Web",
-      message: "Funciona sin JavaScript.",
-    });
-    await send(page);
-    await expect(page).toHaveURL(/\/contacto$/);
-    await expect(contactForm(page).getByRole("status")).toContainText("¡Mensaje enviado!");
-    await page.goto("/dev/correo");
-    await expect(page.getByText(`Nueva consulta: Desarrollo Web - ${name}`)).toBeVisible();
   });
 });

@@ -1,6 +1,9 @@
 import { beforeEach, describe, expect, it } from "vitest";
 import { handleContactSubmission } from "~/features/contact/contact-action.server";
 import { contactInquiries, mailOutbox, rateLimitBuckets } from "~/platform/db/schema";
+import { newChallenge } from "~/platform/human-check/human-check.server";
+import { solveHumanCheck } from "../support/human-check";
+import { withHumanCheckOn } from "../support/human-check-setting";
 import { setupTestDatabase } from "../support/test-database";
 
 const database = setupTestDatabase();
@@ -101,5 +104,60 @@ describe("the contact action", () => {
     for (let i = 0; i < 5; i++) expect((await submit(valid, rotated(i))).status).toBe(200);
     expect((await submit(valid, rotated(5))).status).toBe(429);
     expect((await submit(valid, "2001:db8:77:2::1")).status).toBe(200);
+  });
+});
+
+describe("the contact action's limits on mail to the visitor", () => {
+  const mailsOfKind = async (kind: string) =>
+    (await database.db.select().from(mailOutbox)).filter((mail) => mail.kind === kind);
+
+  it("sends one address 3 confirmations a day however it is spelt, while enquiries and notifications go on", async () => {
+    const spellings = [
+      "luis@example.com",
+      "Luis@Example.COM",
+      "luis+web@example.com",
+      "LUIS+otra@example.com",
+    ];
+    for (const [i, email] of spellings.entries()) {
+      const answer = await submit({ ...valid, email }, `198.51.100.${i + 1}`);
+      expect(answer).toMatchObject({ status: 200, body: { status: "sent" } });
+    }
+    expect(await database.db.select().from(contactInquiries)).toHaveLength(4);
+    expect(await mailsOfKind("contact-inbox")).toHaveLength(4);
+    const confirmations = await mailsOfKind("contact-confirmation");
+    expect(confirmations.map((mail) => mail.recipient).sort()).toEqual(
+      spellings.slice(0, 3).sort(),
+    );
+    // Another address is not affected.
+    await submit({ ...valid, email: "marta@example.com" }, "198.51.100.9");
+    expect((await mailsOfKind("contact-confirmation")).map((mail) => mail.recipient)).toContain(
+      "marta@example.com",
+    );
+  });
+});
+
+describe("the contact action with the human check on", () => {
+  withHumanCheckOn();
+
+  it("refuses an enquiry without a valid proof of work with 400 and stores nothing", async () => {
+    const forged = await solveHumanCheck(await newChallenge(), (payload) => {
+      (payload.solution as { counter: number }).counter += 1;
+    });
+    for (const altcha of [undefined, "", "no es una solución", forged]) {
+      const answer = await submit(altcha === undefined ? valid : { ...valid, altcha });
+      expect(answer).toMatchObject({ status: 400, body: { status: "human-check-failed" } });
+    }
+    expect(await database.db.select().from(contactInquiries)).toHaveLength(0);
+    expect(await database.db.select().from(mailOutbox)).toHaveLength(0);
+  });
+
+  it("accepts a solved challenge once: the same solution sent again is refused", async () => {
+    const altcha = await solveHumanCheck(await newChallenge());
+    expect(await submit({ ...valid, altcha })).toMatchObject({
+      status: 200,
+      body: { status: "sent" },
+    });
+    expect(await submit({ ...valid, altcha })).toMatchObject({ status: 400 });
+    expect(await database.db.select().from(contactInquiries)).toHaveLength(1);
   });
 });

@@ -1,12 +1,15 @@
-import { eq, sql } from "drizzle-orm";
+import { and, eq, sql } from "drizzle-orm";
 import pino from "pino";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { contactMailHourlyCaps } from "~/features/contact/contact-mails.server";
 import { storeEnquiry } from "~/features/contact/enquiries.server";
-import { openDatabase } from "~/platform/db/client.server";
-import { contactInquiries, mailOutbox } from "~/platform/db/schema";
+import { resetConfigForTests } from "~/platform/config.server";
+import { openDatabase, type Database } from "~/platform/db/client.server";
+import { contactInquiries, mailOutbox, rateLimitBuckets } from "~/platform/db/schema";
 import {
   deliverDueMails,
   pruneFinishedMails,
+  type DeliveryOptions,
   type MailTransport,
 } from "~/platform/mail/outbox.server";
 import { smtpTransport } from "~/platform/mail/transports.server";
@@ -39,6 +42,20 @@ beforeEach(async () => {
   await database.db.delete(mailOutbox);
   await database.db.delete(contactInquiries);
 });
+
+/**
+ * Runs `work` on the test database from two workers at once; on PostgreSQL the second worker is
+ * a second instance with its own connection pool.
+ */
+async function onTwoInstances(work: (db: Database) => Promise<void>) {
+  const url = database.url;
+  const second = url ? openDatabase({ kind: "postgres", url }) : database.handle;
+  try {
+    await Promise.all([work(database.db), work(second.db)]);
+  } finally {
+    if (second !== database.handle) await second.close();
+  }
+}
 
 async function drain(db = database.db, via: MailTransport = transport) {
   for (;;) {
@@ -142,14 +159,7 @@ describe("a contact enquiry", () => {
   it("is delivered exactly once by two workers sharing the database", async () => {
     for (let i = 0; i < 20; i++)
       await storeEnquiry(database.db, { ...enquiry, name: `Cliente ${i}` });
-    // On PostgreSQL the second worker is a second instance with its own connection pool.
-    const url = database.url;
-    const second = url ? openDatabase({ kind: "postgres", url }) : database.handle;
-    try {
-      await Promise.all([drain(database.db), drain(second.db)]);
-    } finally {
-      if (second !== database.handle) await second.close();
-    }
+    await onTwoInstances((db) => drain(db));
     expect(peer.received).toHaveLength(40);
     expect(new Set(peer.received.map((mail) => mail.messageId)).size).toBe(40);
     const unsent = await database.db
@@ -174,6 +184,82 @@ describe("a contact enquiry", () => {
     expect(await database.db.select().from(contactInquiries)).toHaveLength(200);
     expect(peer.received).toHaveLength(400);
     expect(new Set(peer.received.map((mail) => mail.messageId)).size).toBe(400);
+  });
+});
+
+describe("the site-wide hourly cap on visitors' confirmations", () => {
+  beforeAll(() => {
+    process.env.CONTACT_CONFIRMATIONS_PER_HOUR = "3";
+    resetConfigForTests();
+  });
+  afterAll(() => {
+    delete process.env.CONTACT_CONFIRMATIONS_PER_HOUR;
+    resetConfigForTests();
+  });
+  beforeEach(async () => {
+    await database.db.delete(rateLimitBuckets);
+  });
+
+  /** Delivers until nothing is due, as the worker does, with the contact feature's caps. */
+  async function drainCapped(db = database.db) {
+    const options: DeliveryOptions = { hourlyCaps: contactMailHourlyCaps() };
+    for (;;) {
+      const report = await deliverDueMails(db, transport, options);
+      if (report.sent + report.retried + report.deferred + report.failed.length === 0) return;
+    }
+  }
+  const subjects = (prefix: string) =>
+    peer.received.filter((mail) => mail.subject?.startsWith(prefix));
+  const storeFour = async () => {
+    for (let i = 0; i < 4; i++)
+      await storeEnquiry(database.db, {
+        ...enquiry,
+        name: `Visita ${i}`,
+        email: `v${i}@example.com`,
+      });
+  };
+
+  it("sends 3 in the hour; the 4th waits for the next hour while enquiries and notifications go out", async () => {
+    await storeFour();
+    await drainCapped();
+    expect(await database.db.select().from(contactInquiries)).toHaveLength(4);
+    expect(subjects("Nueva consulta")).toHaveLength(4);
+    expect(subjects("Hemos recibido")).toHaveLength(3);
+    const waiting = await database.db
+      .select()
+      .from(mailOutbox)
+      .where(eq(mailOutbox.status, "pending"));
+    expect(waiting.map((mail) => [mail.kind, mail.attempts])).toEqual([
+      ["contact-confirmation", 0],
+    ]);
+    const waitMs = waiting[0]!.nextAttemptAt.getTime() - Date.now();
+    expect(waitMs).toBeGreaterThan(55 * 60_000);
+    expect(waitMs).toBeLessThanOrEqual(60 * 60_000 + 5_000);
+    expect(
+      await deliverDueMails(database.db, transport, { hourlyCaps: contactMailHourlyCaps() }),
+    ).toMatchObject({ sent: 0 });
+
+    // An hour later: the window has ended and the waiting confirmation is due.
+    await database.db
+      .update(rateLimitBuckets)
+      .set({ windowStartedAt: sql`now() - interval '1 hour'` });
+    await database.db
+      .update(mailOutbox)
+      .set({ nextAttemptAt: sql`now()` })
+      .where(and(eq(mailOutbox.status, "pending"), eq(mailOutbox.kind, "contact-confirmation")));
+    await drainCapped();
+    expect(subjects("Hemos recibido")).toHaveLength(4);
+    expect(subjects("Hemos recibido").at(-1)?.to).toMatchObject({ text: waiting[0]!.recipient });
+    const rows = await database.db.select().from(mailOutbox);
+    expect(rows.every((row) => row.status === "sent")).toBe(true);
+  });
+
+  it("holds across two workers sharing the database", async () => {
+    for (let i = 0; i < 10; i++)
+      await storeEnquiry(database.db, { ...enquiry, email: `w${i}@example.com` });
+    await onTwoInstances(drainCapped);
+    expect(subjects("Nueva consulta")).toHaveLength(10);
+    expect(subjects("Hemos recibido")).toHaveLength(3);
   });
 });
 

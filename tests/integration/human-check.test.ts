@@ -1,34 +1,17 @@
-import { solveChallenge } from "altcha-lib";
-import { deriveKey } from "altcha-lib/algorithms/pbkdf2";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { resetConfigForTests } from "~/platform/config.server";
 import { newChallenge, verifyHumanCheck } from "~/platform/human-check/human-check.server";
 import { loader as challengeLoader } from "~/routes/api-altcha-challenge";
+import { solveHumanCheck, type HumanCheckPayload } from "../support/human-check";
+import { withHumanCheckOn } from "../support/human-check-setting";
 import { setupTestDatabase } from "../support/test-database";
 
 setupTestDatabase();
 
-beforeAll(() => {
-  process.env.HUMAN_CHECK = "altcha";
-  resetConfigForTests();
-});
+withHumanCheckOn();
 
-afterAll(() => {
-  process.env.HUMAN_CHECK = "off";
-  resetConfigForTests();
-});
-
-/** What the browser widget submits: base64 JSON of the challenge and its solution. */
-async function solvedPayload(tamper?: (payload: { challenge: object; solution: object }) => void) {
-  const challenge = await newChallenge();
-  const solution = await solveChallenge({ challenge, deriveKey });
-  const payload = {
-    challenge: { parameters: challenge.parameters, signature: challenge.signature },
-    solution: solution!,
-  };
-  tamper?.(payload);
-  return Buffer.from(JSON.stringify(payload)).toString("base64");
-}
+const solvedPayload = async (tamper?: (payload: HumanCheckPayload) => void) =>
+  solveHumanCheck(await newChallenge(), tamper);
 
 describe("the human check", () => {
   it("accepts a solved challenge once, and refuses it when replayed", async () => {

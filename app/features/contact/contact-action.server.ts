@@ -1,6 +1,8 @@
 import { data } from "react-router";
 import { getConfig } from "~/platform/config.server";
+import type { Database } from "~/platform/db/client.server";
 import { getDb } from "~/platform/db/database.server";
+import { HUMAN_CHECK_FIELD, verifyHumanCheck } from "~/platform/human-check/human-check.server";
 import { getLogger } from "~/platform/logger.server";
 import { getMailWorker } from "~/platform/mail/mailer.server";
 import { visitorKey } from "~/platform/security/client-address.server";
@@ -15,12 +17,34 @@ export type ContactActionResult =
   | { status: "sent" }
   | { status: "invalid"; errors: ContactFieldError[]; values: ContactFormValues }
   | { status: "rate-limited"; retryAfterSeconds: number }
+  | { status: "human-check-failed" }
   | { status: "error" };
 
 /** Name of the hidden field people never fill in and form-filling bots do. */
 export const HONEYPOT_FIELD = "website";
 
 const RATE_LIMIT_WINDOW_MS = 10 * 60_000;
+const CONFIRMATION_WINDOW_MS = 24 * 60 * 60_000;
+
+/** One inbox however it is spelt: lower case, without a '+tag' in its local part. */
+function recipientKey(email: string): string {
+  const at = email.lastIndexOf("@");
+  const local = email.slice(0, at).split("+")[0];
+  return `${local}${email.slice(at)}`.toLowerCase();
+}
+
+/**
+ * Counts a confirmation for this address; false once it had CONTACT_CONFIRMATIONS_PER_ADDRESS
+ * in 24 hours. Beyond that the enquiry is still stored and the company still notified, but the
+ * address gets no more copies: the form cannot be used to mail one inbox over and over.
+ */
+async function mayConfirm(db: Database, email: string): Promise<boolean> {
+  const limit = await hitRateLimit(db, `contact-confirmation:to:${recipientKey(email)}`, {
+    limit: getConfig().contactConfirmationsPerAddress,
+    windowMs: CONFIRMATION_WINDOW_MS,
+  });
+  return limit.allowed;
+}
 
 function formValues(form: FormData): ContactFormValues {
   // Values are echoed back to re-render the form without JavaScript; cap what we echo.
@@ -33,7 +57,10 @@ function formValues(form: FormData): ContactFormValues {
   };
 }
 
-/** The contact action: validate, rate-limit, store with its mails; a 4xx for bad input, never a 500. */
+/**
+ * The contact action: validate, rate-limit, check the proof of work, store with its mails; a
+ * 4xx for bad input, never a 500.
+ */
 export async function handleContactSubmission(request: Request, clientAddress: string) {
   const log = getLogger();
   let form: FormData;
@@ -66,9 +93,13 @@ export async function handleContactSubmission(request: Request, clientAddress: s
         { status: 429, headers: { "Retry-After": String(limit.retryAfterSeconds) } },
       );
     }
-    const { id } = await storeEnquiry(db, validation.data);
+    if (!(await verifyHumanCheck(String(form.get(HUMAN_CHECK_FIELD) ?? "")))) {
+      return data<ContactActionResult>({ status: "human-check-failed" }, { status: 400 });
+    }
+    const confirm = await mayConfirm(db, validation.data.email);
+    const { id } = await storeEnquiry(db, validation.data, { confirm });
     getMailWorker().wake();
-    log.info({ enquiryId: id, service: validation.data.service }, "enquiry stored");
+    log.info({ enquiryId: id, service: validation.data.service, confirm }, "enquiry stored");
     return data<ContactActionResult>({ status: "sent" });
   } catch (error) {
     log.error({ err: error }, "storing an enquiry failed");

@@ -7,6 +7,7 @@ import {
   serviceCodeLabel,
   type Service,
 } from "~/features/catalogue/services";
+import { HumanCheck } from "~/platform/human-check/human-check";
 import { Button } from "~/ui/button";
 import { Field, Select, TextArea, ValidatedForm, type FieldIssue, type FormReply } from "~/ui/form";
 import { showToast } from "~/ui/toast";
@@ -39,22 +40,33 @@ function contactReply(result: ContactActionResult): FormReply {
     }
     case "rate-limited":
       return { tone: "error", text: contactToasts.rateLimited };
+    case "human-check-failed":
+      return { tone: "error", text: contactToasts.humanCheckFailed };
     case "error":
       return { tone: "error", text: contactToasts.failed };
   }
 }
 
 /**
- * The enquiry form. With JavaScript it validates in the spec's order, shows toasts and stays on
- * the page; without it, it posts to /contacto, which answers with the same rules.
+ * The enquiry form. It validates in the spec's order, shows toasts and stays on the page. It
+ * carries the proof-of-work check (when `humanCheck` is on), loaded when the visitor first
+ * touches the form, so pages that show it keep their script budget; without JavaScript it says
+ * the check needs it. The server answers a post to /contacto with the same rules.
  */
-export function ContactForm({ serverResult }: { serverResult?: ContactActionResult }) {
+export function ContactForm({
+  serverResult,
+  humanCheck,
+}: {
+  serverResult?: ContactActionResult;
+  humanCheck: boolean;
+}) {
   const fetcher = useFetcher<ContactActionResult>();
   const echoed = serverResult?.status === "invalid" ? serverResult.values : undefined;
   const [service, setService] = useState(echoed?.service ?? "");
   const [message, setMessage] = useState(echoed?.message ?? "");
   const [selected, setSelected] = useState<Service | undefined>();
   const busy = fetcher.state !== "idle";
+  const [humanCheckReady, setHumanCheckReady] = useState(!humanCheck);
 
   // A service chosen with 'Consultar primero' pre-fills the form once: on load, or at once when
   // it is chosen on this very page.
@@ -92,6 +104,7 @@ export function ContactForm({ serverResult }: { serverResult?: ContactActionResu
       answer={fetcher.data ?? serverResult}
       describe={contactReply}
       onReply={startOver}
+      blockedBy={humanCheckReady ? undefined : contactToasts.humanCheckNotReady}
       className="grid gap-5 sm:grid-cols-2"
       aria-label="Formulario de contacto"
     >
@@ -157,18 +170,35 @@ export function ContactForm({ serverResult }: { serverResult?: ContactActionResu
           <input name="website" tabIndex={-1} autoComplete="off" />
         </label>
       </div>
+      {humanCheck ? (
+        // Space reserved for the widget, so the button does not move when it appears.
+        <div className="min-h-[72px] sm:col-span-2">
+          <HumanCheck
+            onReadyChange={setHumanCheckReady}
+            loadOn="form-interaction"
+            renewOn={fetcher.data}
+          />
+        </div>
+      ) : null}
       <div className="flex flex-col gap-3 sm:col-span-2 sm:flex-row sm:items-center sm:justify-between">
         <p className="text-xs text-slate-500">
           Los campos marcados con * son obligatorios. Usamos tus datos solo para responderte.
         </p>
-        <Button type="submit" size="lg" disabled={busy} className="w-full sm:w-auto">
+        <Button
+          type="submit"
+          size="lg"
+          disabled={busy || !humanCheckReady}
+          className="w-full sm:w-auto"
+        >
           {busy ? (
             <>
               <Loader2 className="size-5 animate-spin" aria-hidden />
               Enviando consulta...
             </>
-          ) : (
+          ) : humanCheckReady ? (
             "Enviar consulta"
+          ) : (
+            "Cargando..."
           )}
         </Button>
       </div>

@@ -1,7 +1,19 @@
 import { serviceCodeLabel } from "~/features/catalogue/services";
+import { getConfig } from "~/platform/config.server";
 import { escapeHtml, escapeMultiline, renderMailLayout, singleLine } from "~/platform/mail/html";
-import type { OutgoingMail } from "~/platform/mail/outbox.server";
+import type { HourlyCaps, OutgoingMail } from "~/platform/mail/outbox.server";
 import type { ContactInput } from "./contact-schema";
+
+/** The visitor's copy: the one mail anyone can make the site send to an address they type. */
+const CONFIRMATION_KIND = "contact-confirmation";
+
+/**
+ * The outbox's site-wide hourly cap on visitors' copies (CONTACT_CONFIRMATIONS_PER_HOUR): past
+ * it they wait for the next hour; enquiries and the company's notifications never wait.
+ */
+export function contactMailHourlyCaps(): HourlyCaps {
+  return { [CONFIRMATION_KIND]: getConfig().contactConfirmationsPerHour };
+}
 
 type MailContext = { brandName: string; siteUrl: string; contactInbox: string };
 
@@ -53,7 +65,7 @@ export function visitorConfirmationMail(enquiry: ContactInput, context: MailCont
   const service = serviceCodeLabel(enquiry.service);
   const name = escapeHtml(enquiry.name);
   return {
-    kind: "contact-confirmation",
+    kind: CONFIRMATION_KIND,
     to: enquiry.email,
     replyTo: context.contactInbox,
     subject: singleLine(`Hemos recibido tu consulta - ${context.brandName}`),

@@ -49,6 +49,15 @@ export const contactToasts = {
     title: "Demasiadas consultas",
     description: "Has enviado varias consultas seguidas. Espera unos minutos e inténtalo de nuevo.",
   },
+  humanCheckNotReady: {
+    title: "Verificación de seguridad no lista",
+    description: "La verificación de seguridad aún no ha terminado. Espera un momento y envíalo.",
+  },
+  humanCheckFailed: {
+    title: "Verificación de seguridad fallida",
+    description:
+      "No hemos podido comprobar que eres una persona. Espera unos segundos e inténtalo de nuevo.",
+  },
   serviceSelected: (serviceName: string): ToastText => ({
     title: "Servicio seleccionado",
     description: `Hemos preparado tu consulta sobre ${serviceName}. Revisa el mensaje y envíalo.`,

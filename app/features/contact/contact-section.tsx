@@ -6,10 +6,13 @@ import { ContactForm } from "./contact-form";
 /** The contact section (#contacto) of the home page and every service page. */
 export function ContactSection({
   contactEmail,
+  humanCheck,
   serverResult,
   headingLevel = "h2",
 }: {
   contactEmail: string;
+  /** Whether the form carries the proof-of-work check. */
+  humanCheck: boolean;
   /** The answer of a form posted without JavaScript. */
   serverResult?: ContactActionResult;
   headingLevel?: "h1" | "h2";
@@ -49,7 +52,7 @@ export function ContactSection({
             </ContactPoint>
           </ul>
           <div className="rounded-2xl bg-white p-6 shadow-sm ring-1 ring-slate-200 sm:p-8 lg:col-span-3">
-            <ContactForm serverResult={serverResult} />
+            <ContactForm serverResult={serverResult} humanCheck={humanCheck} />
           </div>
         </div>
       </div>

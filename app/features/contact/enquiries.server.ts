@@ -8,15 +8,20 @@ import type { ContactInput } from "./contact-schema";
 
 /**
  * Stores an enquiry and queues its two mails in one statement (the mails' insert as a CTE):
- * either all three rows exist or none does, in one round trip, and a mail-server outage can
- * only delay the mails.
+ * either all rows exist or none does, in one round trip, and a mail-server outage can only
+ * delay the mails. With `confirm: false` the visitor's copy is left out (its address had its
+ * share today); the company is always notified.
  */
-export async function storeEnquiry(db: Database, enquiry: ContactInput): Promise<{ id: string }> {
+export async function storeEnquiry(
+  db: Database,
+  enquiry: ContactInput,
+  { confirm = true }: { confirm?: boolean } = {},
+): Promise<{ id: string }> {
   const { company, contactInbox } = getConfig();
   const context = { brandName: company.brandName, siteUrl: company.siteUrl, contactInbox };
   const queueMails = queueMailsSql(db, [
     companyNotificationMail(enquiry, context),
-    visitorConfirmationMail(enquiry, context),
+    ...(confirm ? [visitorConfirmationMail(enquiry, context)] : []),
   ]);
   const insertEnquiry = db
     .insert(contactInquiries)

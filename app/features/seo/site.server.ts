@@ -1,6 +1,11 @@
 import { getConfig } from "~/platform/config.server";
+import { humanCheckEnabled } from "~/platform/human-check/human-check.server";
 import type { SiteInfo } from "./site";
 
 export function getSiteInfo(): SiteInfo {
-  return { ...getConfig().company, year: new Date().getFullYear() };
+  return {
+    ...getConfig().company,
+    year: new Date().getFullYear(),
+    humanCheck: humanCheckEnabled(),
+  };
 }

@@ -1,7 +1,11 @@
 import type { CompanyDetails } from "~/features/legal/legal-document";
 
 /** Public facts about the site, sent by the root loader to every page. */
-export type SiteInfo = CompanyDetails & { year: number };
+export type SiteInfo = CompanyDetails & {
+  year: number;
+  /** Whether the public forms carry the proof-of-work check (HUMAN_CHECK). */
+  humanCheck: boolean;
+};
 
 type MatchWithData = { id: string; loaderData?: unknown };
 

@@ -1,6 +1,7 @@
 import { and, asc, eq, inArray, lt, lte, or, sql, type SQL } from "drizzle-orm";
 import type { Database } from "../db/client.server";
 import { mailOutbox } from "../db/schema";
+import { hitRateLimit } from "../security/rate-limit.server";
 
 /** A mail ready to be queued: rendered subject, HTML and plain text. */
 export type OutgoingMail = {
@@ -71,7 +72,24 @@ export type MailTransport = {
   send(mail: QueuedMail): Promise<void>;
 };
 
-export type DeliveryReport = { sent: number; retried: number; failed: QueuedMail[] };
+/** What one pass did; `deferred` mails were held back by an hourly cap, without an attempt. */
+export type DeliveryReport = {
+  sent: number;
+  retried: number;
+  deferred: number;
+  failed: QueuedMail[];
+};
+
+/**
+ * Site-wide caps per mail kind: at most this many of that kind are sent in an hour, by all
+ * instances together. A mail over its cap is not dropped: it waits in the outbox for the next
+ * window.
+ */
+export type HourlyCaps = Readonly<Record<string, number>>;
+
+export type DeliveryOptions = { batchSize?: number; concurrency?: number; hourlyCaps?: HourlyCaps };
+
+const CAP_WINDOW_MS = 60 * 60_000;
 
 /**
  * Claims due mails with FOR UPDATE SKIP LOCKED, so instances sharing a database never claim the
@@ -80,17 +98,18 @@ export type DeliveryReport = { sent: number; retried: number; failed: QueuedMail
 export async function deliverDueMails(
   db: Database,
   transport: MailTransport,
-  { batchSize = 20, concurrency = 5 } = {},
+  { batchSize = 20, concurrency = 5, hourlyCaps = {} }: DeliveryOptions = {},
 ): Promise<DeliveryReport> {
   const claimed = await claimDueMails(db, batchSize);
-  const report: DeliveryReport = { sent: 0, retried: 0, failed: [] };
+  const report: DeliveryReport = { sent: 0, retried: 0, deferred: 0, failed: [] };
   for (let start = 0; start < claimed.length; start += concurrency) {
     const sentIds: string[] = [];
     await Promise.all(
       claimed.slice(start, start + concurrency).map(async (mail) => {
-        const outcome = await deliverOne(db, transport, mail);
+        const outcome = await deliverOne(db, transport, mail, hourlyCaps[mail.kind]);
         if (outcome.status === "sent") sentIds.push(mail.id);
         else if (outcome.status === "pending") report.retried += 1;
+        else if (outcome.status === "deferred") report.deferred += 1;
         else report.failed.push({ ...mail, status: "failed", lastError: outcome.error ?? null });
       }),
     );
@@ -138,11 +157,41 @@ async function claimDueMails(db: Database, batchSize: number): Promise<QueuedMai
     .returning();
 }
 
+/**
+ * Takes one of this hour's sends of the mail's kind. The count is one row per kind, upserted
+ * atomically, so several instances never send more than the cap together; its window starts
+ * with the first send after the previous one ended.
+ */
+async function takeHourlySlot(db: Database, kind: string, cap: number) {
+  return hitRateLimit(db, `mail-hourly:${kind}`, { limit: cap, windowMs: CAP_WINDOW_MS });
+}
+
+/** Puts a claimed mail back, due when the cap's window ends; the claim's attempt is undone. */
+async function deferMail(db: Database, mail: QueuedMail, seconds: number) {
+  await db
+    .update(mailOutbox)
+    .set({
+      status: "pending",
+      lockedUntil: null,
+      attempts: sql`${mailOutbox.attempts} - 1`,
+      nextAttemptAt: sql`now() + make_interval(secs => ${seconds})`,
+    })
+    .where(eq(mailOutbox.id, mail.id));
+}
+
 async function deliverOne(
   db: Database,
   transport: MailTransport,
   mail: QueuedMail,
-): Promise<{ status: "sent" | "pending" | "failed"; error?: string }> {
+  hourlyCap: number | undefined,
+): Promise<{ status: "sent" | "pending" | "deferred" | "failed"; error?: string }> {
+  if (hourlyCap !== undefined) {
+    const slot = await takeHourlySlot(db, mail.kind, hourlyCap);
+    if (!slot.allowed) {
+      await deferMail(db, mail, slot.retryAfterSeconds);
+      return { status: "deferred" };
+    }
+  }
   try {
     await transport.send(mail);
   } catch (caught) {

@@ -1,6 +1,6 @@
 import type pino from "pino";
 import type { Database } from "../db/client.server";
-import { deliverDueMails, type MailTransport } from "./outbox.server";
+import { deliverDueMails, type HourlyCaps, type MailTransport } from "./outbox.server";
 
 const POLL_INTERVAL_MS = 2_000;
 
@@ -13,6 +13,7 @@ export class MailWorker {
   private running: Promise<void> | undefined;
   private wakeRequested = false;
   private stopped = true;
+  private hourlyCaps: HourlyCaps = {};
 
   constructor(
     private readonly db: Database,
@@ -20,7 +21,9 @@ export class MailWorker {
     private readonly logger: pino.Logger,
   ) {}
 
-  start() {
+  /** Starts delivering; mails of a kind in `hourlyCaps` wait once their hour's cap is reached. */
+  start({ hourlyCaps = {} }: { hourlyCaps?: HourlyCaps } = {}) {
+    this.hourlyCaps = hourlyCaps;
     this.stopped = false;
     this.schedule(0);
   }
@@ -57,7 +60,9 @@ export class MailWorker {
   private async drain() {
     try {
       for (;;) {
-        const report = await deliverDueMails(this.db, this.transport);
+        const report = await deliverDueMails(this.db, this.transport, {
+          hourlyCaps: this.hourlyCaps,
+        });
         for (const mail of report.failed) {
           this.logger.error(
             { id: mail.id, kind: mail.kind, to: mail.recipient, error: mail.lastError },
@@ -66,7 +71,13 @@ export class MailWorker {
         }
         if (report.retried > 0)
           this.logger.warn({ retried: report.retried }, "Envío de correo aplazado");
-        if (report.sent + report.retried + report.failed.length === 0 || this.stopped) return;
+        if (report.deferred > 0)
+          this.logger.warn(
+            { deferred: report.deferred },
+            "Correo aplazado a la próxima hora: límite por hora alcanzado",
+          );
+        const handled = report.sent + report.retried + report.deferred + report.failed.length;
+        if (handled === 0 || this.stopped) return;
       }
     } catch (error) {
       this.logger.error({ err: error }, "mail worker tick failed");
