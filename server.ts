@@ -32,6 +32,9 @@ import { securityHeaders } from "~/platform/security/headers.server";
 import { refuseForeignOrigin } from "~/platform/security/origin-check.server";
 
 const MAX_BODY_BYTES = 64 * 1024;
+/** Ticket messages carry up to 3 files of 5 MB: their form routes (and `.data` calls) take more. */
+const TICKET_MESSAGE_PATH = /^\/(?:mi-cuenta|admin)\/tickets\/[^/]+?(?:\.data)?$/;
+const MAX_TICKET_BODY_BYTES = 16 * 1024 * 1024;
 
 type ServerOptions = { viteDevServer?: ViteDevServer };
 
@@ -173,14 +176,21 @@ const refuseUntilReady: express.RequestHandler = (_req, res, next) => {
     );
 };
 
-/** Bodies must declare their size (browsers and Stripe always do), and stay under 64 KB. */
+/**
+ * Bodies must declare their size (browsers and Stripe always do), and stay under 64 KB; a ticket
+ * message with its files under 16 MB.
+ */
 const refuseLargeBodies: express.RequestHandler = (req, res, next) => {
   if (req.get("transfer-encoding") && !req.get("content-length")) {
     res.status(411).type("text/plain").send("Falta la cabecera Content-Length.");
     return;
   }
   const length = Number(req.get("content-length") ?? 0);
-  if (length > MAX_BODY_BYTES) {
+  const limit =
+    req.method === "POST" && TICKET_MESSAGE_PATH.test(req.path)
+      ? MAX_TICKET_BODY_BYTES
+      : MAX_BODY_BYTES;
+  if (length > limit) {
     res.status(413).type("text/plain").send("La petición es demasiado grande.");
     return;
   }
