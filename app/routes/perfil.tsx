@@ -4,12 +4,13 @@ import { useNavigation } from "react-router";
 import type { Route } from "./+types/perfil";
 import { profileAction } from "~/features/accounts/account-actions.server";
 import { PROFILE_LIMITS, profileSchema } from "~/features/accounts/account-schemas";
+import { accountLoadMessages } from "~/features/accounts/account-tabs";
 import { AccountForm } from "~/features/accounts/account-ui";
 import { profilePage, type EditableProfile } from "~/features/accounts/profile.server";
 import { requireCustomer } from "~/features/accounts/session.server";
 import { pageMeta } from "~/features/seo/meta";
 import { Button, ButtonLink } from "~/ui/button";
-import { cardClasses, Field, TextArea } from "~/ui/form";
+import { cardClasses, Field, FormAlert, TextArea } from "~/ui/form";
 
 export const meta: Route.MetaFunction = ({ matches }) =>
   pageMeta(matches, {
@@ -64,12 +65,17 @@ export default function Profile({ loaderData, actionData }: Route.ComponentProps
         )}
       </div>
 
-      <ProfileForm
-        key={saved}
-        profile={profile}
-        saving={busyWith === "save"}
-        answer={answerFor("save")}
-      />
+      {profile ? (
+        <ProfileForm
+          key={saved}
+          profile={profile}
+          saving={busyWith === "save"}
+          answer={answerFor("save")}
+        />
+      ) : (
+        // Saving an empty form would erase what could not be read: the form waits for a reload.
+        <FormAlert reply={{ tone: "error", text: accountLoadMessages.profileFailed }} />
+      )}
 
       <div className={cardClasses}>
         <h2 className="flex items-center gap-2 text-lg font-semibold">

@@ -1,0 +1,117 @@
+import { ArrowLeft } from "lucide-react";
+import { Link, useNavigation } from "react-router";
+import type { Route } from "./+types/mi-cuenta-ticket-nuevo";
+import { accountTabPath } from "~/features/accounts/account-tabs";
+import { requireCustomer } from "~/features/accounts/session.server";
+import { pageMeta } from "~/features/seo/meta";
+import { SupportForm } from "~/features/support/support-ui";
+import {
+  categoryLabel,
+  newTicketSchema,
+  priorityLabel,
+  TICKET_LIMITS,
+  ticketCategories,
+  ticketPriorities,
+} from "~/features/support/ticket-rules";
+import { createTicketAction, newTicketPage } from "~/features/support/tickets.server";
+import { Button } from "~/ui/button";
+import { formatDate } from "~/ui/dates";
+import { cardClasses, Field, Select, TextArea } from "~/ui/form";
+
+export const meta: Route.MetaFunction = ({ matches }) =>
+  pageMeta(matches, {
+    title: "Nuevo ticket",
+    description: "Pide ayuda a nuestro equipo de soporte.",
+    path: "/mi-cuenta/tickets/nuevo",
+    noIndex: true,
+  });
+
+export async function loader({ request }: Route.LoaderArgs) {
+  return newTicketPage(await requireCustomer(request), new URL(request.url));
+}
+
+export async function action({ request }: Route.ActionArgs) {
+  return createTicketAction(request, await requireCustomer(request));
+}
+
+export default function NewTicket({ loaderData, actionData }: Route.ComponentProps) {
+  const { purchases, purchaseId } = loaderData;
+  const sending = useNavigation().state === "submitting";
+  return (
+    <section className="mx-auto max-w-2xl px-4 py-12 sm:px-6">
+      <Link
+        to={accountTabPath("soporte")}
+        className="inline-flex items-center gap-1 text-sm font-semibold text-brand-700 hover:underline"
+      >
+        <ArrowLeft className="size-4" aria-hidden />
+        Volver a Soporte
+      </Link>
+      <h1 className="mt-4 text-3xl font-bold tracking-tight">Nuevo ticket</h1>
+      <p className="mt-2 text-slate-600">
+        Cuéntanos qué necesitas. Te responderemos en menos de 24 horas.
+      </p>
+      <div className={`${cardClasses} mt-6`}>
+        <SupportForm
+          schema={newTicketSchema}
+          answer={actionData}
+          aria-label="Nuevo ticket"
+          className="grid gap-5"
+        >
+          <Field
+            label="Asunto"
+            name="subject"
+            required
+            markRequired
+            minLength={TICKET_LIMITS.subjectMin}
+            maxLength={TICKET_LIMITS.subjectMax}
+          />
+          <div className="grid gap-5 sm:grid-cols-2">
+            <Select label="Categoría" name="category" required markRequired defaultValue="">
+              <option value="">Elige una categoría</option>
+              {ticketCategories.map((category) => (
+                <option key={category} value={category}>
+                  {categoryLabel(category)}
+                </option>
+              ))}
+            </Select>
+            <Select label="Prioridad" name="priority" defaultValue="medium">
+              {ticketPriorities.map((priority) => (
+                <option key={priority} value={priority}>
+                  {priorityLabel(priority)}
+                </option>
+              ))}
+            </Select>
+          </div>
+          <Select
+            label="Compra (opcional)"
+            name="purchaseId"
+            defaultValue={purchaseId}
+            hint="Si tu consulta es sobre una compra, elígela para que la tengamos a mano."
+          >
+            <option value="">Ninguna</option>
+            {purchases.map((purchase) => (
+              <option key={purchase.id} value={purchase.id}>
+                {purchase.serviceName} · {formatDate(purchase.createdAt, "date")}
+              </option>
+            ))}
+          </Select>
+          <TextArea
+            label="Mensaje"
+            name="message"
+            rows={7}
+            required
+            markRequired
+            minLength={TICKET_LIMITS.messageMin}
+            maxLength={TICKET_LIMITS.messageMax}
+            hint={`Entre ${TICKET_LIMITS.messageMin} y ${TICKET_LIMITS.messageMax} caracteres.`}
+          />
+          <div>
+            <Button type="submit" disabled={sending}>
+              {sending ? "Enviando..." : "Crear ticket"}
+            </Button>
+          </div>
+        </SupportForm>
+      </div>
+    </section>
+  );
+}

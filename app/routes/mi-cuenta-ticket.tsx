@@ -1,0 +1,163 @@
+import { ArrowLeft, CheckCircle2, Headset, UserRound } from "lucide-react";
+import { Form, Link, useNavigation } from "react-router";
+import type { Route } from "./+types/mi-cuenta-ticket";
+import { accountTabPath } from "~/features/accounts/account-tabs";
+import { requireCustomer } from "~/features/accounts/session.server";
+import { pageMeta } from "~/features/seo/meta";
+import { SupportForm, TicketPriorityBadge, TicketStatusBadge } from "~/features/support/support-ui";
+import {
+  acceptsMessages,
+  activeTicketStatuses,
+  categoryLabel,
+  supportMessages,
+  TICKET_LIMITS,
+  ticketMessageSchema,
+} from "~/features/support/ticket-rules";
+import { customerTicketAction, customerTicketPage } from "~/features/support/tickets.server";
+import { Button } from "~/ui/button";
+import { formatDate } from "~/ui/dates";
+import { cardClasses, FormAlert, TextArea } from "~/ui/form";
+
+export const meta: Route.MetaFunction = ({ matches, data }) =>
+  pageMeta(matches, {
+    title: data ? `Ticket ${data.ticket.ticketNumber}` : "Ticket",
+    description: "Tu ticket de soporte.",
+    path: "/mi-cuenta/tickets",
+    noIndex: true,
+  });
+
+export async function loader({ request, params }: Route.LoaderArgs) {
+  return customerTicketPage(await requireCustomer(request), params.ticketId);
+}
+
+export async function action({ request, params }: Route.ActionArgs) {
+  return customerTicketAction(request, await requireCustomer(request), params.ticketId);
+}
+
+export default function CustomerTicket({ loaderData, actionData }: Route.ComponentProps) {
+  const { ticket, messages } = loaderData;
+  const navigation = useNavigation();
+  const busyWith = navigation.state === "submitting" ? navigation.formData?.get("intent") : null;
+  const open = acceptsMessages(ticket.status);
+  const resolvable = (activeTicketStatuses as readonly string[]).includes(ticket.status);
+  return (
+    <section className="mx-auto max-w-3xl px-4 py-12 sm:px-6">
+      <Link
+        to={accountTabPath("soporte")}
+        className="inline-flex items-center gap-1 text-sm font-semibold text-brand-700 hover:underline"
+      >
+        <ArrowLeft className="size-4" aria-hidden />
+        Volver a Soporte
+      </Link>
+
+      <header className={`${cardClasses} mt-4`}>
+        <p className="font-mono text-sm font-semibold text-slate-600">{ticket.ticketNumber}</p>
+        <h1 className="mt-1 text-2xl font-bold tracking-tight break-words">{ticket.subject}</h1>
+        <dl className="mt-4 grid grid-cols-2 gap-x-6 gap-y-3 text-sm sm:grid-cols-4">
+          <div>
+            <dt className="text-slate-500">Estado</dt>
+            <dd className="mt-1">
+              <TicketStatusBadge status={ticket.status} />
+            </dd>
+          </div>
+          <div>
+            <dt className="text-slate-500">Prioridad</dt>
+            <dd className="mt-1">
+              <TicketPriorityBadge priority={ticket.priority} />
+            </dd>
+          </div>
+          <div>
+            <dt className="text-slate-500">Categoría</dt>
+            <dd className="mt-1 font-medium text-ink">{categoryLabel(ticket.category)}</dd>
+          </div>
+          <div>
+            <dt className="text-slate-500">Creado</dt>
+            <dd className="mt-1 font-medium text-ink">
+              {formatDate(ticket.createdAt, "shortDateTime")}
+            </dd>
+          </div>
+          {ticket.purchaseName ? (
+            <div className="col-span-2 sm:col-span-4">
+              <dt className="text-slate-500">Compra</dt>
+              <dd className="mt-1 font-medium text-ink">{ticket.purchaseName}</dd>
+            </div>
+          ) : null}
+        </dl>
+        {resolvable ? (
+          <Form method="post" className="mt-5">
+            <input type="hidden" name="intent" value="resolve" />
+            <Button type="submit" variant="secondary" disabled={busyWith === "resolve"}>
+              <CheckCircle2 className="size-4" aria-hidden />
+              Marcar como resuelto
+            </Button>
+          </Form>
+        ) : null}
+      </header>
+
+      <section aria-labelledby="conversacion" className="mt-8">
+        <h2 id="conversacion" className="text-xl font-semibold">
+          Conversación
+        </h2>
+        <ol className="mt-4 space-y-4">
+          {messages.map((message) => {
+            const staff = message.author === "staff";
+            const Icon = staff ? Headset : UserRound;
+            return (
+              <li
+                key={message.id}
+                className={`rounded-2xl p-5 ring-1 ${
+                  staff ? "bg-brand-50 ring-brand-200 sm:ml-8" : "bg-white ring-slate-200 sm:mr-8"
+                }`}
+              >
+                <p className="flex flex-wrap items-center gap-x-2 text-sm">
+                  <Icon className="size-4 text-slate-500" aria-hidden />
+                  <strong className="text-ink">{staff ? "Equipo de soporte" : "Tú"}</strong>
+                  <time
+                    dateTime={new Date(message.createdAt).toISOString()}
+                    className="text-slate-500"
+                  >
+                    {formatDate(message.createdAt, "shortDateTime")}
+                  </time>
+                </p>
+                <p className="mt-2 break-words whitespace-pre-line text-slate-800">
+                  {message.body}
+                </p>
+              </li>
+            );
+          })}
+        </ol>
+      </section>
+
+      {open ? (
+        <section aria-labelledby="responder" className={`${cardClasses} mt-8`}>
+          <h2 id="responder" className="text-lg font-semibold">
+            Añadir un mensaje
+          </h2>
+          <SupportForm
+            schema={ticketMessageSchema}
+            answer={actionData}
+            aria-labelledby="responder"
+            className="mt-4 grid gap-4"
+          >
+            <input type="hidden" name="intent" value="message" />
+            <TextArea
+              label="Mensaje"
+              name="message"
+              rows={5}
+              required
+              minLength={TICKET_LIMITS.messageMin}
+              maxLength={TICKET_LIMITS.messageMax}
+            />
+            <div>
+              <Button type="submit" disabled={busyWith === "message"}>
+                {busyWith === "message" ? "Enviando..." : "Enviar mensaje"}
+              </Button>
+            </div>
+          </SupportForm>
+        </section>
+      ) : (
+        <FormAlert className="mt-8" reply={{ tone: "info", text: supportMessages.ticketClosed }} />
+      )}
+    </section>
+  );
+}
