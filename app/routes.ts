@@ -26,6 +26,7 @@ export default [
   route("perfil", "routes/perfil.tsx"),
   route("admin", "routes/admin.tsx"),
   route("admin/exportar", "routes/admin-exportar.ts"),
+  route("admin/tickets/:ticketId", "routes/admin-ticket.tsx"),
   route("test-pagos", "routes/test-pagos.tsx"),
   route("checkout", "routes/checkout.ts"),
   route("pago-simulado/:sessionId", "routes/pago-simulado.tsx"),

@@ -3,8 +3,13 @@ import { Form, Link } from "react-router";
 import type { Route } from "./+types/admin";
 import { requireAdmin } from "~/features/accounts/session.server";
 import { adminPanel } from "~/features/admin/admin-data.server";
-import { AdminListingTable, PaymentsTable } from "~/features/admin/admin-tables";
-import { adminTabs, paymentFilters, type AdminView } from "~/features/admin/admin-tabs";
+import { AdminListingTable, PaymentsTable, TicketsTable } from "~/features/admin/admin-tables";
+import {
+  adminTabs,
+  statusFiltersOf,
+  ticketOrders,
+  type AdminView,
+} from "~/features/admin/admin-tabs";
 import { formatPrice } from "~/features/catalogue/services";
 import { pageMeta } from "~/features/seo/meta";
 import { Button } from "~/ui/button";
@@ -83,7 +88,14 @@ function AdminTabs({ current }: { current: AdminView["tab"] }) {
 }
 
 function ListControls({ view }: { view: AdminView }) {
-  const exportQuery = new URLSearchParams({ tab: view.tab, q: view.search, estado: view.status });
+  const filters = statusFiltersOf(view.tab);
+  const tickets = view.tab === "tickets";
+  const exportQuery = new URLSearchParams({
+    tab: view.tab,
+    q: view.search,
+    estado: view.status,
+    ...(tickets ? { orden: view.order } : {}),
+  });
   return (
     <div className="mt-6 flex flex-wrap items-end justify-between gap-4">
       {/* Keyed by the view: another tab starts with an empty search, as the spec asks. */}
@@ -102,11 +114,20 @@ function ListControls({ view }: { view: AdminView }) {
           defaultValue={view.search}
           maxLength={100}
         />
-        {view.tab === "pagos" ? (
+        {filters ? (
           <Select label="Estado" name="estado" defaultValue={view.status}>
-            {paymentFilters.map((filter) => (
+            {filters.map((filter) => (
               <option key={filter.value} value={filter.value}>
                 {filter.label}
+              </option>
+            ))}
+          </Select>
+        ) : null}
+        {tickets ? (
+          <Select label="Orden" name="orden" defaultValue={view.order}>
+            {ticketOrders.map((order) => (
+              <option key={order.value} value={order.value}>
+                {order.label}
               </option>
             ))}
           </Select>
@@ -137,10 +158,11 @@ function Dashboard({
     { label: "Ingresos", value: formatPrice(figures.revenueCents, { cents: "always" }) },
     { label: "Pedidos", value: String(figures.orders) },
     { label: "Usuarios", value: String(figures.users) },
+    { label: "Tickets abiertos", value: String(figures.openTickets) },
   ];
   return (
     <>
-      <dl className="mt-6 grid gap-4 sm:grid-cols-3">
+      <dl className="mt-6 grid gap-4 sm:grid-cols-2 lg:grid-cols-4">
         {cards.map((card) => (
           <div key={card.label} className="rounded-xl bg-white p-5 shadow-sm ring-1 ring-slate-200">
             <dt className="text-sm text-slate-500">{card.label}</dt>
@@ -150,6 +172,8 @@ function Dashboard({
       </dl>
       <h2 className="mt-10 text-xl font-semibold">Últimos pagos</h2>
       <PaymentsTable rows={figures.latestPayments} caption="Últimos pagos" />
+      <h2 className="mt-10 text-xl font-semibold">Últimos tickets</h2>
+      <TicketsTable rows={figures.latestTickets} caption="Últimos tickets" />
     </>
   );
 }

@@ -9,7 +9,7 @@ import type { APIResponse } from "@playwright/test";
 export const roles = ["anonymous", "customer", "otherCustomer", "admin"] as const;
 export type Role = (typeof roles)[number];
 
-export type MatrixIds = { checkoutSessionId: string; mailId: string };
+export type MatrixIds = { checkoutSessionId: string; mailId: string; ticketId: string };
 
 export type Outcome =
   | "page" // 200 with an HTML page
@@ -254,6 +254,15 @@ export const authorizationMatrix: MatrixRow[] = [
     url: () => "/admin/exportar?tab=pagos",
     get: adminOnly("ok"),
     post: everyone("noAction"),
+    endsSessions: true,
+  },
+  {
+    route: "admin/tickets/:ticketId",
+    url: ({ ticketId }) => `/admin/tickets/${ticketId}`,
+    get: adminOnly("page"),
+    // The owner is no staff either; an admin's too-short reply is refused, nothing changes.
+    post: adminOnly("refused"),
+    form: () => ({ intent: "reply", message: "corto" }),
     endsSessions: true,
   },
   {

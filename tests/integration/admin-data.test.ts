@@ -26,10 +26,15 @@ async function payment(email: string, amount: number, status: "completed" | "ref
   });
 }
 
-const view = (tab: AdminListTab, search = "", status: AdminView["status"] = "all") => ({
+const view = (
+  tab: AdminListTab,
+  search = "",
+  status: AdminView["status"] = "all",
+): AdminView & { tab: AdminListTab } => ({
   tab,
   search,
   status,
+  order: "recientes",
 });
 
 describe("the admin lists", () => {

@@ -1,5 +1,6 @@
 import { formatPrice, serviceCodeLabel } from "~/features/catalogue/services";
 import { purchaseStatusLabel } from "~/features/payments/purchase-status";
+import { categoryLabel, priorityLabel, ticketStatusLabel } from "~/features/support/ticket-rules";
 import { formatDate } from "~/ui/dates";
 import type { AdminListing, AdminLists } from "./admin-data.server";
 import type { AdminListTab } from "./admin-tabs";
@@ -20,6 +21,17 @@ const csvColumns: { [Tab in AdminListTab]: Column<AdminLists[Tab][number]>[] } =
     ["Servicio", (row) => row.serviceName],
     ["Importe", (row) => formatPrice(row.amount, { cents: "always" })],
     ["Estado", (row) => purchaseStatusLabel(row.status)],
+  ],
+  tickets: [
+    ["Número", (row) => row.ticketNumber],
+    ["Asunto", (row) => row.subject],
+    ["Categoría", (row) => categoryLabel(row.category)],
+    ["Prioridad", (row) => priorityLabel(row.priority)],
+    ["Estado", (row) => ticketStatusLabel(row.status)],
+    ["Cliente", (row) => row.customerEmail],
+    ["Creado", (row) => formatDate(row.createdAt, "shortDateTime")],
+    ["Primera respuesta antes de", (row) => formatDate(row.firstResponseDueAt, "shortDateTime")],
+    ["Vencido", (row) => (row.overdue ? "Sí" : "No")],
   ],
   usuarios: [
     ["Alta", (row) => formatDate(row.createdAt, "shortDateTime")],
@@ -68,6 +80,8 @@ function rowLines(listing: AdminListing): string[] {
       return listing.rows.map((row) => line(csvColumns.consultas, row));
     case "pagos":
       return listing.rows.map((row) => line(csvColumns.pagos, row));
+    case "tickets":
+      return listing.rows.map((row) => line(csvColumns.tickets, row));
     case "usuarios":
       return listing.rows.map((row) => line(csvColumns.usuarios, row));
     case "clientes":

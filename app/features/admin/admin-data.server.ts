@@ -1,9 +1,25 @@
-import { and, count, desc, eq, ilike, or, sum, type SQL } from "drizzle-orm";
+import { and, asc, count, desc, eq, ilike, inArray, or, sql, sum, type SQL } from "drizzle-orm";
+import { summaryColumns, ticketOverdueSql } from "~/features/support/tickets.server";
+import { activeTicketStatuses } from "~/features/support/ticket-rules";
 import type { Database } from "~/platform/db/client.server";
 import { getDb } from "~/platform/db/database.server";
-import { contactInquiries, customers, payments, profiles, users } from "~/platform/db/schema";
+import {
+  contactInquiries,
+  customers,
+  payments,
+  profiles,
+  supportTickets,
+  users,
+} from "~/platform/db/schema";
 import { adminCsv } from "./admin-csv.server";
-import { adminViewFrom, type AdminListTab, type AdminView } from "./admin-tabs";
+import {
+  adminViewFrom,
+  choiceIn,
+  paymentFilters,
+  ticketFilters,
+  type AdminListTab,
+  type AdminView,
+} from "./admin-tabs";
 
 /** Enough rows for a small company's screen; the CSV holds the same rows. */
 const LIST_LIMIT = 500;
@@ -15,20 +31,31 @@ function matching(search: string, columns: Parameters<typeof ilike>[0][]): SQL |
   return or(...columns.map((column) => ilike(column, pattern)));
 }
 
+/** Spec: the dashboard lists the 5 latest payments and the 5 latest tickets. */
+const DASHBOARD_LATEST = 5;
+
 export async function dashboardFigures(db: Database) {
-  const [[revenue], [userCount], latestPayments] = await Promise.all([
+  const [[revenue], [userCount], [ticketCount], latestPayments, latestTickets] = await Promise.all([
     db
       .select({ cents: sum(payments.amount).mapWith(Number), orders: count() })
       .from(payments)
       .where(eq(payments.status, "completed")),
     db.select({ users: count() }).from(users),
-    db.select().from(payments).orderBy(desc(payments.createdAt)).limit(5),
+    db
+      .select({ open: count() })
+      .from(supportTickets)
+      .where(inArray(supportTickets.status, [...activeTicketStatuses])),
+    db.select().from(payments).orderBy(desc(payments.createdAt)).limit(DASHBOARD_LATEST),
+    listTickets(db, { search: "", status: "all", order: "recientes" }, DASHBOARD_LATEST),
   ]);
   return {
     revenueCents: revenue?.cents ?? 0,
     orders: revenue?.orders ?? 0,
     users: userCount?.users ?? 0,
+    /** Open or in progress, as the spec counts active tickets. */
+    openTickets: ticketCount?.open ?? 0,
     latestPayments,
+    latestTickets,
   };
 }
 
@@ -48,7 +75,8 @@ export function listInquiries(db: Database, { search }: AdminView) {
     .limit(LIST_LIMIT);
 }
 
-export function listPayments(db: Database, { search, status }: AdminView) {
+export function listPayments(db: Database, { search, ...view }: AdminView) {
+  const status = choiceIn(paymentFilters, view.status);
   return db
     .select()
     .from(payments)
@@ -60,6 +88,42 @@ export function listPayments(db: Database, { search, status }: AdminView) {
     )
     .orderBy(desc(payments.createdAt))
     .limit(LIST_LIMIT);
+}
+
+/**
+ * Tickets with their customer's address, newest first; or, for 'Vencidos primero', the overdue
+ * ones first, the longest overdue at the top.
+ */
+export function listTickets(
+  db: Database,
+  { search, order, ...view }: Pick<AdminView, "search" | "status" | "order">,
+  limit = LIST_LIMIT,
+) {
+  const status = choiceIn(ticketFilters, view.status);
+  const overdueFirst =
+    order === "vencidos"
+      ? [
+          desc(ticketOverdueSql),
+          asc(sql`case when ${ticketOverdueSql} then ${supportTickets.firstResponseDueAt} end`),
+        ]
+      : [];
+  return db
+    .select({
+      ...summaryColumns,
+      firstResponseDueAt: supportTickets.firstResponseDueAt,
+      overdue: ticketOverdueSql,
+      customerEmail: users.email,
+    })
+    .from(supportTickets)
+    .innerJoin(users, eq(users.id, supportTickets.userId))
+    .where(
+      and(
+        status === "all" ? undefined : eq(supportTickets.status, status),
+        matching(search, [supportTickets.ticketNumber, supportTickets.subject, users.email]),
+      ),
+    )
+    .orderBy(...overdueFirst, desc(supportTickets.createdAt), desc(supportTickets.ticketNumber))
+    .limit(limit);
 }
 
 export function listUsers(db: Database, { search }: AdminView) {
@@ -90,6 +154,7 @@ export function listCustomers(db: Database, { search }: AdminView) {
 export type AdminLists = {
   consultas: Awaited<ReturnType<typeof listInquiries>>;
   pagos: Awaited<ReturnType<typeof listPayments>>;
+  tickets: Awaited<ReturnType<typeof listTickets>>;
   usuarios: Awaited<ReturnType<typeof listUsers>>;
   clientes: Awaited<ReturnType<typeof listCustomers>>;
 };
@@ -108,6 +173,8 @@ export async function listTab(
       return { tab: view.tab, rows: await listInquiries(db, view) };
     case "pagos":
       return { tab: view.tab, rows: await listPayments(db, view) };
+    case "tickets":
+      return { tab: view.tab, rows: await listTickets(db, view) };
     case "usuarios":
       return { tab: view.tab, rows: await listUsers(db, view) };
     case "clientes":

@@ -1,12 +1,17 @@
 import { Mail } from "lucide-react";
 import type { ReactNode } from "react";
+import { Link } from "react-router";
 import { formatPrice, serviceCodeLabel } from "~/features/catalogue/services";
 import { purchaseStatusLabel } from "~/features/payments/purchase-status";
+import { FirstResponseDue } from "~/features/support/staff-ticket-ui";
+import { TicketPriorityBadge, TicketStatusBadge } from "~/features/support/support-ui";
+import { categoryLabel } from "~/features/support/ticket-rules";
 import { formatDate } from "~/ui/dates";
 import { DataTable } from "~/ui/data-table";
 import type { AdminListing } from "./admin-data.server";
 
 type PaymentRow = Extract<AdminListing, { tab: "pagos" }>["rows"][number];
+type TicketRow = Extract<AdminListing, { tab: "tickets" }>["rows"][number];
 
 const NO_RESULTS = "No hay resultados.";
 
@@ -60,6 +65,54 @@ export function PaymentsTable({ rows, caption }: { rows: PaymentRow[]; caption: 
   );
 }
 
+/** Tickets, each number a link to its staff page; the due time of the first answer, and 'Vencido'. */
+export function TicketsTable({ rows, caption }: { rows: TicketRow[]; caption: string }) {
+  return (
+    <Table
+      caption={caption}
+      headers={[
+        "Número",
+        "Asunto",
+        "Cliente",
+        "Categoría",
+        "Prioridad",
+        "Estado",
+        "Creado",
+        "Primera respuesta antes de",
+      ]}
+      empty={rows.length === 0}
+    >
+      {rows.map((ticket) => (
+        <tr key={ticket.id} data-status={ticket.status} data-overdue={ticket.overdue || undefined}>
+          <td className={`${cellClasses} whitespace-nowrap`}>
+            <Link
+              to={`/admin/tickets/${ticket.id}`}
+              className="font-semibold text-brand-700 underline"
+            >
+              {ticket.ticketNumber}
+            </Link>
+          </td>
+          <td className={`${cellClasses} min-w-48`}>{ticket.subject}</td>
+          <td className={cellClasses}>{ticket.customerEmail}</td>
+          <td className={`${cellClasses} whitespace-nowrap`}>{categoryLabel(ticket.category)}</td>
+          <td className={cellClasses}>
+            <TicketPriorityBadge priority={ticket.priority} />
+          </td>
+          <td className={cellClasses}>
+            <TicketStatusBadge status={ticket.status} />
+          </td>
+          <td className={`${cellClasses} whitespace-nowrap`}>
+            {formatDate(ticket.createdAt, "shortDateTime")}
+          </td>
+          <td className={cellClasses}>
+            <FirstResponseDue dueAt={ticket.firstResponseDueAt} overdue={ticket.overdue} />
+          </td>
+        </tr>
+      ))}
+    </Table>
+  );
+}
+
 /** The rows of the list tab on screen. */
 export function AdminListingTable({ listing }: { listing: AdminListing }) {
   switch (listing.tab) {
@@ -102,6 +155,8 @@ export function AdminListingTable({ listing }: { listing: AdminListing }) {
       );
     case "pagos":
       return <PaymentsTable rows={listing.rows} caption="Pagos" />;
+    case "tickets":
+      return <TicketsTable rows={listing.rows} caption="Tickets" />;
     case "usuarios":
       return (
         <Table

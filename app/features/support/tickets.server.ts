@@ -65,7 +65,8 @@ async function readForm(request: Request): Promise<Record<string, string> | null
 // ---------------------------------------------------------------------------------------------
 // Reading
 
-const summaryColumns = {
+/** The columns of a ticket in a list (the customer's and the staff's). */
+export const summaryColumns = {
   id: supportTickets.id,
   ticketNumber: supportTickets.ticketNumber,
   subject: supportTickets.subject,
@@ -101,6 +102,12 @@ export function ticketCountsSql(userId: string) {
   };
 }
 
+/**
+ * The 24-hour promise broken: past its first-response due time, no staff reply yet, and still
+ * waiting (open or in progress). Computed by the database, with its clock.
+ */
+export const ticketOverdueSql = sql<boolean>`(${supportTickets.firstStaffReplyAt} is null and ${inArray(supportTickets.status, [...activeTicketStatuses])} and ${supportTickets.firstResponseDueAt} < now())`;
+
 async function conversationOf(ticketId: string) {
   return getDb()
     .select({
@@ -123,6 +130,7 @@ async function findTicket(ticketId: string, ownerId?: string) {
       purchaseId: supportTickets.purchaseId,
       firstResponseDueAt: supportTickets.firstResponseDueAt,
       firstStaffReplyAt: supportTickets.firstStaffReplyAt,
+      overdue: ticketOverdueSql,
       closedAt: supportTickets.closedAt,
       customerEmail: users.email,
       purchaseName: purchases.serviceName,
