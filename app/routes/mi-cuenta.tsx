@@ -140,12 +140,10 @@ function Support({ overview: { tickets } }: { overview: Overview }) {
     <>
       <div className="mb-4 flex flex-wrap items-center justify-between gap-3">
         <h2 className="text-xl font-semibold">Tickets de soporte</h2>
-        {tickets?.length ? (
-          <ButtonLink to={NEW_TICKET_PATH}>
-            <Plus className="size-4" aria-hidden />
-            Nuevo Ticket
-          </ButtonLink>
-        ) : null}
+        <ButtonLink to={NEW_TICKET_PATH}>
+          <Plus className="size-4" aria-hidden />
+          Nuevo Ticket
+        </ButtonLink>
       </div>
       <TicketsPanel tickets={tickets} withButton />
     </>

@@ -161,6 +161,22 @@ export const authorizationMatrix: MatrixRow[] = [
     form: () => ({ confirmation: "no" }),
   },
   {
+    route: "mi-cuenta/tickets/nuevo",
+    url: () => "/mi-cuenta/tickets/nuevo",
+    get: signedIn("signIn", "page"),
+    // A subject too short: refused, no ticket opened.
+    post: signedIn("signIn", "refused"),
+    form: () => ({ subject: "x", category: "otro", priority: "low", message: "corto" }),
+  },
+  {
+    route: "mi-cuenta/tickets/:ticketId",
+    url: ({ ticketId }) => `/mi-cuenta/tickets/${ticketId}`,
+    // Staff read tickets at /admin/tickets/:id; here only the owner does.
+    get: ownerOnly("signIn", "page", "notFound"),
+    post: ownerOnly("signIn", "refused", "notFound"),
+    form: () => ({ intent: "message", message: "corto" }),
+  },
+  {
     route: "perfil",
     url: () => "/perfil",
     get: signedIn("signIn", "page"),
