@@ -23,8 +23,6 @@ export default [
   route("mi-cuenta", "routes/mi-cuenta.tsx"),
   route("mi-cuenta/exportar", "routes/mi-cuenta-exportar.ts"),
   route("mi-cuenta/eliminar", "routes/mi-cuenta-eliminar.ts"),
-  route("mi-cuenta/tickets/nuevo", "routes/mi-cuenta-ticket-nuevo.tsx"),
-  route("mi-cuenta/tickets/:ticketId", "routes/mi-cuenta-ticket.tsx"),
   route("perfil", "routes/perfil.tsx"),
   route("admin", "routes/admin.tsx"),
   route("admin/exportar", "routes/admin-exportar.ts"),
@@ -33,6 +31,7 @@ export default [
   route("checkout", "routes/checkout.ts"),
   route("pago-simulado/:sessionId", "routes/pago-simulado.tsx"),
   route("api/altcha/challenge", "routes/api-altcha-challenge.ts"),
+  route("soporte/adjuntos/:attachmentId", "routes/soporte-adjunto.ts"),
   // Dev mailbox: the loaders answer 404 in production.
   route("dev/correo", "routes/dev-correo.tsx"),
   route("dev/correo/:id", "routes/dev-correo-detail.tsx"),

@@ -1,5 +1,8 @@
+import { randomBytes } from "node:crypto";
 import { eq } from "drizzle-orm";
-import { customerSignIn, signUp } from "~/features/accounts/account-actions.server";
+import { adminSignIn, customerSignIn, signUp } from "~/features/accounts/account-actions.server";
+import { ensureAdmin } from "~/features/accounts/admin-accounts.server";
+import { getAuth } from "~/features/accounts/auth.server";
 import { getConfig } from "~/platform/config.server";
 import { getDb } from "~/platform/db/database.server";
 import { users } from "~/platform/db/schema";
@@ -30,12 +33,31 @@ export async function signedInCustomer(
     request: formPost("/login-cliente", { email, password }),
     clientAddress,
   })) as Response;
-  const cookie = signedIn.headers
-    .getSetCookie()
-    .find((value) => value.includes("session_token="))!
-    .split(";")[0]!;
+  const cookie = sessionCookieOf(signedIn);
   if (!verified)
     await getDb().update(users).set({ emailVerified: false }).where(eq(users.email, email));
   const [user] = await getDb().select().from(users).where(eq(users.email, email));
   return { cookie, userId: user!.id };
+}
+
+/** The session cookie a sign-in answer sets, as a Cookie header. */
+function sessionCookieOf(signedIn: Response): string {
+  return signedIn.headers
+    .getSetCookie()
+    .find((value) => value.includes("session_token="))!
+    .split(";")[0]!;
+}
+
+/** Makes an administrator (as ADMIN_EMAIL does at start) and signs them in through /login. */
+export async function signedInAdmin(
+  email: string,
+  { password = `Adm-${randomBytes(12).toString("hex")}`, clientAddress = "192.0.2.50" } = {},
+): Promise<{ cookie: string; userId: string }> {
+  await ensureAdmin(await getAuth(), getDb(), email, password);
+  const signedIn = (await adminSignIn({
+    request: formPost("/login", { email, password }),
+    clientAddress,
+  })) as Response;
+  const [user] = await getDb().select().from(users).where(eq(users.email, email));
+  return { cookie: sessionCookieOf(signedIn), userId: user!.id };
 }

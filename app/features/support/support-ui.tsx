@@ -1,7 +1,9 @@
+import { Paperclip } from "lucide-react";
 import { Link } from "react-router";
 import type { z } from "~/platform/validation/zod";
 import { formatDate } from "~/ui/dates";
 import {
+  Field,
   ValidatedForm,
   type FieldIssue,
   type FormReply,
@@ -9,12 +11,15 @@ import {
   type ValidatedFormProps,
 } from "~/ui/form";
 import {
+  ATTACHMENT_LIMITS,
+  attachmentAccept,
   categoryLabel,
   priorityLabel,
   supportIssues,
   supportMessageField,
-  supportMessages,
+  supportText,
   ticketStatusLabel,
+  type SupportAnswer,
   type SupportMessage,
 } from "./ticket-rules";
 
@@ -24,27 +29,24 @@ import {
  */
 
 /** What a ticket action answers when it refuses a form (see tickets.server.ts). */
-export type SupportAnswer = { errors: SupportMessage[] };
+export type { SupportAnswer };
 
-function supportIssue(message: SupportMessage): FieldIssue {
-  return {
-    field: supportMessageField[message],
-    text: supportMessages[message] ?? supportMessages.saveFailed,
-  };
+function supportIssue(message: SupportMessage, refusedFile?: string): FieldIssue {
+  return { field: supportMessageField[message], text: supportText(message, refusedFile) };
 }
 
 /** The browser-side check of a ticket form: the server's schema, with its messages. */
 export function supportCheck<T>(schema: z.ZodMiniType<T>) {
   return (values: FormValues): FieldIssue[] => {
     const result = supportIssues(schema, values);
-    return result.success ? [] : result.errors.map(supportIssue);
+    return result.success ? [] : result.errors.map((error) => supportIssue(error));
   };
 }
 
 /** How every ticket form shows the server's answer: the first problem, each next to its field. */
 export function supportReply(answer: SupportAnswer): FormReply | undefined {
   if (!answer || !("errors" in answer) || answer.errors.length === 0) return undefined;
-  const issues = answer.errors.map(supportIssue);
+  const issues = answer.errors.map((error) => supportIssue(error, answer.refusedFile));
   const fieldIssues = issues.filter((issue) => issue.field);
   return {
     tone: "error",
@@ -141,6 +143,61 @@ export function TicketList({
           <p className="mt-1 text-sm text-slate-500">
             {formatDate(ticket.createdAt, "date")} · {categoryLabel(ticket.category)}
           </p>
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+const fileSize = new Intl.NumberFormat("es-ES", { maximumFractionDigits: 1 });
+
+/** 2048 → '2 KB', 1572864 → '1,5 MB'. */
+export function formatFileSize(bytes: number): string {
+  if (bytes < 1024) return `${bytes} B`;
+  if (bytes < 1024 * 1024) return `${fileSize.format(bytes / 1024)} KB`;
+  return `${fileSize.format(bytes / (1024 * 1024))} MB`;
+}
+
+const maxMegabytes = ATTACHMENT_LIMITS.maxBytes / (1024 * 1024);
+
+/**
+ * The files of a ticket message (its form must be `encType="multipart/form-data"`). The server
+ * checks them (count, size, type from the content); its refusal shows here, the text is kept.
+ */
+export function AttachmentsField({ frameClassName }: { frameClassName?: string }) {
+  return (
+    <Field
+      type="file"
+      name="attachments"
+      multiple
+      accept={attachmentAccept}
+      label="Adjuntar archivos (opcional)"
+      hint={`Hasta ${ATTACHMENT_LIMITS.maxFiles} archivos PNG, JPEG, WebP, PDF o texto, de ${maxMegabytes} MB como máximo cada uno.`}
+      frameClassName={frameClassName}
+      className="text-sm text-slate-700 file:mr-3 file:rounded-md file:border-0 file:bg-brand-50 file:px-3 file:py-1.5 file:text-sm file:font-semibold file:text-brand-700 hover:file:bg-brand-100"
+    />
+  );
+}
+
+/** What a conversation knows of a file (never its bytes). */
+export type AttachmentItem = { id: string; fileName: string; size: number };
+
+/** A message's files as download links, each with its name and size. */
+export function AttachmentList({ attachments }: { attachments: readonly AttachmentItem[] }) {
+  if (attachments.length === 0) return null;
+  return (
+    <ul className="mt-3 flex flex-wrap gap-2" aria-label="Archivos adjuntos">
+      {attachments.map((file) => (
+        <li key={file.id} className="max-w-full">
+          <a
+            href={`/soporte/adjuntos/${file.id}`}
+            download
+            className="inline-flex max-w-full items-center gap-1.5 rounded-lg bg-white px-3 py-1.5 text-sm text-brand-700 ring-1 ring-slate-200 hover:bg-slate-50 hover:underline"
+          >
+            <Paperclip className="size-4 shrink-0" aria-hidden />
+            <span className="truncate font-medium">{file.fileName}</span>
+            <span className="shrink-0 text-slate-500">({formatFileSize(file.size)})</span>
+          </a>
         </li>
       ))}
     </ul>

@@ -12,6 +12,13 @@ export const TICKET_LIMITS = {
   messageMax: 5000,
 } as const;
 
+/** Files of one message: PNG, JPEG, WebP, PDF or plain text, each type found from the content. */
+export const ATTACHMENT_LIMITS = { maxFiles: 3, maxBytes: 5 * 1024 * 1024 } as const;
+
+/** What the file picker offers; the server decides from the bytes, whatever the name says. */
+export const attachmentAccept =
+  ".png,.jpg,.jpeg,.webp,.pdf,.txt,image/png,image/jpeg,image/webp,application/pdf,text/plain";
+
 /** Codes use underscores; people read them with spaces. */
 export const ticketCategories = [
   "consulta_tecnica",
@@ -100,6 +107,18 @@ export const supportMessages = {
   ticketUpdated: { title: "Ticket actualizado" },
   replySent: { title: "Respuesta enviada", description: "Hemos avisado al cliente por email." },
   saveFailed: { title: "Error al guardar", description: "Por favor, inténtalo de nuevo." },
+  attachmentType: {
+    title: "Tipo de archivo no permitido",
+    description: "Solo se admiten PNG, JPEG, WebP, PDF y texto. {nombre} no se ha enviado.",
+  },
+  attachmentTooBig: {
+    title: "Archivo demasiado grande",
+    description: "Cada archivo puede ocupar como máximo 5 MB.",
+  },
+  tooManyAttachments: {
+    title: "Demasiados archivos",
+    description: `Puedes adjuntar hasta ${ATTACHMENT_LIMITS.maxFiles} archivos por mensaje.`,
+  },
   tooManyTickets: {
     title: "Demasiados tickets",
     description: "Has creado varios tickets seguidos. Espera unos minutos e inténtalo de nuevo.",
@@ -107,6 +126,24 @@ export const supportMessages = {
 } satisfies Record<string, ToastText>;
 
 export type SupportMessage = keyof typeof supportMessages;
+
+/**
+ * What a ticket action answers when it refuses a form: every problem in the form's order, the
+ * text typed (so a page without JavaScript shows it again) and the name of a refused file.
+ */
+export type SupportAnswer = {
+  errors: SupportMessage[];
+  values?: Record<string, string>;
+  refusedFile?: string;
+};
+
+/** A message's text, naming the refused file where it says {nombre}. */
+export function supportText(message: SupportMessage, fileName?: string): ToastText {
+  const text: ToastText = supportMessages[message] ?? supportMessages.saveFailed;
+  if (!text.description?.includes("{nombre}")) return text;
+  const named = fileName?.trim() ? `«${fileName.trim()}»` : "El archivo";
+  return { ...text, description: text.description.replace("{nombre}", named) };
+}
 
 /** The field each message is about, so a form shows it next to that field. */
 export const supportMessageField: Partial<Record<SupportMessage, string>> = {
@@ -118,6 +155,9 @@ export const supportMessageField: Partial<Record<SupportMessage, string>> = {
   messageTooShort: "message",
   messageTooLong: "message",
   purchaseUnknown: "purchaseId",
+  attachmentType: "attachments",
+  attachmentTooBig: "attachments",
+  tooManyAttachments: "attachments",
 };
 
 const stop = (error: SupportMessage) => ({ error, abort: true });

@@ -16,6 +16,12 @@ import { getLogger } from "~/platform/logger.server";
 import { getMailWorker } from "~/platform/mail/mailer.server";
 import { enqueueMails } from "~/platform/mail/outbox.server";
 import { hitRateLimit } from "~/platform/security/rate-limit.server";
+import {
+  attachmentsOf,
+  checkAttachments,
+  storeAttachments,
+  type CheckedAttachment,
+} from "./attachments.server";
 import { customerReplyMail, customerStatusMail, staffNoticeMail } from "./support-mails.server";
 import {
   acceptsMessages,
@@ -28,14 +34,27 @@ import {
   ticketChangeSchema,
   ticketMessageSchema,
   type NewTicket,
+  type SupportAnswer,
   type SupportMessage,
 } from "./ticket-rules";
 
 /** What a refused ticket form gets back: every problem, in the form's order. */
-export type SupportFormResult = { errors: SupportMessage[] };
+export type SupportFormResult = SupportAnswer;
 
-const refuse = (errors: SupportMessage[], status = 400) =>
-  data<SupportFormResult>({ errors }, { status });
+/** The text fields a refused form shows again, so nothing typed is lost. */
+const echoedFields = ["subject", "category", "priority", "purchaseId", "message"];
+
+const refuse = (
+  errors: SupportMessage[],
+  status = 400,
+  form?: Record<string, string> | null,
+  refusedFile?: string,
+) => {
+  const values = form
+    ? Object.fromEntries(echoedFields.flatMap((key) => (key in form ? [[key, form[key]!]] : [])))
+    : undefined;
+  return data<SupportFormResult>({ errors, values, refusedFile }, { status });
+};
 
 const notFound = () => new Response("Not Found", { status: 404 });
 
@@ -51,15 +70,39 @@ function mailContext() {
   return { brandName: company.brandName, siteUrl: company.siteUrl, contactInbox };
 }
 
-async function readForm(request: Request): Promise<Record<string, string> | null> {
+/** A form's text fields, and its files apart (multipart forms); no form at all is `null`. */
+async function readForm(
+  request: Request,
+): Promise<{ form: Record<string, string> | null; files: File[] }> {
   try {
-    const form = await request.formData();
-    return Object.fromEntries(
-      [...form.entries()].map(([key, value]) => [key, typeof value === "string" ? value : ""]),
-    );
+    const entries = [...(await request.formData()).entries()];
+    return {
+      form: Object.fromEntries(
+        entries.map(([key, value]) => [key, typeof value === "string" ? value : ""]),
+      ),
+      files: entries.flatMap(([, value]) => (typeof value === "string" ? [] : [value])),
+    };
   } catch {
-    return null;
+    return { form: null, files: [] };
   }
+}
+
+/**
+ * A message's text and files checked together, so a refusal names every problem; the text typed
+ * is echoed back with it.
+ */
+async function checkMessage<T>(
+  parsed: { success: true; data: T } | { success: false; errors: SupportMessage[] },
+  files: File[],
+) {
+  const checked = await checkAttachments(files);
+  if (parsed.success && checked.ok)
+    return { ok: true as const, data: parsed.data, attachments: checked.attachments };
+  return {
+    ok: false as const,
+    errors: [...(parsed.success ? [] : parsed.errors), ...(checked.ok ? [] : [checked.error])],
+    refusedFile: checked.ok ? undefined : checked.fileName,
+  };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -108,7 +151,16 @@ export function ticketCountsSql(userId: string) {
  */
 export const ticketOverdueSql = sql<boolean>`(${supportTickets.firstStaffReplyAt} is null and ${inArray(supportTickets.status, [...activeTicketStatuses])} and ${supportTickets.firstResponseDueAt} < now())`;
 
+/** A ticket's messages, oldest first, each with its files (names and sizes, never the bytes). */
 async function conversationOf(ticketId: string) {
+  const [messages, files] = await Promise.all([messagesOf(ticketId), attachmentsOf(ticketId)]);
+  return messages.map((message) => ({
+    ...message,
+    attachments: files.filter((file) => file.messageId === message.id),
+  }));
+}
+
+function messagesOf(ticketId: string) {
   return getDb()
     .select({
       id: ticketMessages.id,
@@ -205,7 +257,11 @@ async function ownPurchase(viewer: Viewer, purchaseId: string) {
 }
 
 /** Opens a ticket with its first message and tells the company inbox, all or nothing. */
-export async function openTicket(viewer: Viewer, input: NewTicket) {
+export async function openTicket(
+  viewer: Viewer,
+  input: NewTicket,
+  attachments: CheckedAttachment[] = [],
+) {
   const ticket = await getDb().transaction(async (tx) => {
     const ticketNumber = await nextTicketNumber(tx);
     const [created] = await tx
@@ -220,14 +276,16 @@ export async function openTicket(viewer: Viewer, input: NewTicket) {
         firstResponseDueAt: sql`now() + make_interval(hours => ${FIRST_RESPONSE_HOURS})`,
       })
       .returning();
-    await tx
+    const [message] = await tx
       .insert(ticketMessages)
       .values({
         ticketId: created!.id,
         author: "customer",
         authorId: viewer.id,
         body: input.message,
-      });
+      })
+      .returning({ id: ticketMessages.id });
+    await storeAttachments(tx, { ticketId: created!.id, messageId: message!.id }, attachments);
     await enqueueMails(tx, [staffNoticeMail(created!, input.message, true, mailContext())]);
     return created!;
   });
@@ -237,32 +295,39 @@ export async function openTicket(viewer: Viewer, input: NewTicket) {
 
 /** POST of the creation form. */
 export async function createTicketAction(request: Request, viewer: Viewer) {
-  const form = await readForm(request);
+  const { form, files } = await readForm(request);
   if (!form) return refuse(["saveFailed"]);
-  const parsed = supportIssues(newTicketSchema, form);
-  if (!parsed.success) return refuse(parsed.errors);
-  if (parsed.data.purchaseId && !(await ownPurchase(viewer, parsed.data.purchaseId)))
-    return refuse(["purchaseUnknown"]);
+  const checked = await checkMessage(supportIssues(newTicketSchema, form), files);
+  if (!checked.ok) return refuse(checked.errors, 400, form, checked.refusedFile);
+  if (checked.data.purchaseId && !(await ownPurchase(viewer, checked.data.purchaseId)))
+    return refuse(["purchaseUnknown"], 400, form);
   const limit = await hitRateLimit(getDb(), `tickets:user:${viewer.id}`, TICKETS_PER_CUSTOMER);
-  if (!limit.allowed) return refuse(["tooManyTickets"], 429);
+  if (!limit.allowed) return refuse(["tooManyTickets"], 429, form);
   try {
-    const ticket = await openTicket(viewer, parsed.data);
+    const ticket = await openTicket(viewer, checked.data, checked.attachments);
     return redirectWithToast(`/mi-cuenta/tickets/${ticket.id}`, {
       kind: "success",
       ...supportMessages.ticketCreated,
     });
   } catch (error) {
     getLogger().error({ err: error }, "opening a ticket failed");
-    return refuse(["saveFailed"], 503);
+    return refuse(["saveFailed"], 503, form);
   }
 }
 
 /** A message of the customer: a resolved ticket opens again; a closed one takes none. */
-async function addCustomerMessage(ticket: FoundTicket, viewer: Viewer, body: string) {
+async function addCustomerMessage(
+  ticket: FoundTicket,
+  viewer: Viewer,
+  body: string,
+  attachments: CheckedAttachment[],
+) {
   await getDb().transaction(async (tx) => {
-    await tx
+    const [message] = await tx
       .insert(ticketMessages)
-      .values({ ticketId: ticket.id, author: "customer", authorId: viewer.id, body });
+      .values({ ticketId: ticket.id, author: "customer", authorId: viewer.id, body })
+      .returning({ id: ticketMessages.id });
+    await storeAttachments(tx, { ticketId: ticket.id, messageId: message!.id }, attachments);
     await tx
       .update(supportTickets)
       .set({
@@ -279,7 +344,7 @@ async function addCustomerMessage(ticket: FoundTicket, viewer: Viewer, body: str
 export async function customerTicketAction(request: Request, viewer: Viewer, ticketId: string) {
   const ticket = await findTicket(ticketId, viewer.id);
   if (!ticket) throw notFound();
-  const form = await readForm(request);
+  const { form, files } = await readForm(request);
   const back = `/mi-cuenta/tickets/${ticket.id}`;
   if (!acceptsMessages(ticket.status)) return refuse(["ticketClosed"], 409);
   if (form?.intent === "resolve") {
@@ -290,23 +355,30 @@ export async function customerTicketAction(request: Request, viewer: Viewer, tic
     return redirectWithToast(back, { kind: "success", ...supportMessages.ticketResolved });
   }
   if (form?.intent !== "message") return refuse(["saveFailed"]);
-  const parsed = supportIssues(ticketMessageSchema, form);
-  if (!parsed.success) return refuse(parsed.errors);
+  const checked = await checkMessage(supportIssues(ticketMessageSchema, form), files);
+  if (!checked.ok) return refuse(checked.errors, 400, form, checked.refusedFile);
   try {
-    await addCustomerMessage(ticket, viewer, parsed.data.message);
+    await addCustomerMessage(ticket, viewer, checked.data.message, checked.attachments);
   } catch (error) {
     getLogger().error({ err: error }, "adding a ticket message failed");
-    return refuse(["saveFailed"], 503);
+    return refuse(["saveFailed"], 503, form);
   }
   return redirectWithToast(back, { kind: "success", ...supportMessages.messageSent });
 }
 
 /** A staff reply: the first one meets the 24-hour promise, an open ticket is now in progress. */
-async function addStaffReply(ticket: FoundTicket, staff: Viewer, body: string) {
+async function addStaffReply(
+  ticket: FoundTicket,
+  staff: Viewer,
+  body: string,
+  attachments: CheckedAttachment[],
+) {
   await getDb().transaction(async (tx) => {
-    await tx
+    const [message] = await tx
       .insert(ticketMessages)
-      .values({ ticketId: ticket.id, author: "staff", authorId: staff.id, body });
+      .values({ ticketId: ticket.id, author: "staff", authorId: staff.id, body })
+      .returning({ id: ticketMessages.id });
+    await storeAttachments(tx, { ticketId: ticket.id, messageId: message!.id }, attachments);
     await tx
       .update(supportTickets)
       .set({
@@ -344,13 +416,13 @@ async function changeTicket(ticket: FoundTicket, status: string, priority: strin
 export async function staffTicketAction(request: Request, staff: Viewer, ticketId: string) {
   const ticket = await findTicket(ticketId);
   if (!ticket) throw notFound();
-  const form = await readForm(request);
+  const { form, files } = await readForm(request);
   const back = `/admin/tickets/${ticket.id}`;
   try {
     if (form?.intent === "reply") {
-      const parsed = supportIssues(ticketMessageSchema, form);
-      if (!parsed.success) return refuse(parsed.errors);
-      await addStaffReply(ticket, staff, parsed.data.message);
+      const checked = await checkMessage(supportIssues(ticketMessageSchema, form), files);
+      if (!checked.ok) return refuse(checked.errors, 400, form, checked.refusedFile);
+      await addStaffReply(ticket, staff, checked.data.message, checked.attachments);
       return redirectWithToast(back, { kind: "success", ...supportMessages.replySent });
     }
     if (form?.intent === "update") {
@@ -361,7 +433,7 @@ export async function staffTicketAction(request: Request, staff: Viewer, ticketI
     }
   } catch (error) {
     getLogger().error({ err: error }, "a staff change to a ticket failed");
-    return refuse(["saveFailed"], 503);
+    return refuse(["saveFailed"], 503, form);
   }
   return refuse(["saveFailed"]);
 }

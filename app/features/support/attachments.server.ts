@@ -1,0 +1,190 @@
+import { eq } from "drizzle-orm";
+import { fileTypeFromBuffer } from "file-type";
+import { isAdmin, type Viewer } from "~/features/accounts/session.server";
+import type { Database } from "~/platform/db/client.server";
+import { getDb } from "~/platform/db/database.server";
+import { isUuid } from "~/platform/db/ids";
+import { supportTickets, ticketAttachments } from "~/platform/db/schema";
+import { ATTACHMENT_LIMITS, type SupportMessage } from "./ticket-rules";
+
+/**
+ * Files sent with a ticket message: their type found from their bytes (never from the name or the
+ * type the browser declares), kept in the database so every instance serves them, and handed out
+ * only to the ticket's owner and to staff, as downloads that a browser never renders.
+ */
+
+/** Binary types found by their signature, with the extensions a download of each may keep. */
+const binaryTypes: Record<string, string[]> = {
+  "image/png": ["png"],
+  "image/jpeg": ["jpg", "jpeg"],
+  "image/webp": ["webp"],
+  "application/pdf": ["pdf"],
+};
+const textExtensions = ["txt", "log", "csv", "md"];
+
+/** A file the server accepted: the name it will be downloaded with, its type and its bytes. */
+export type CheckedAttachment = {
+  fileName: string;
+  contentType: string;
+  size: number;
+  content: Buffer;
+};
+
+/** Why the files of a message were refused, and which one (for 'no se ha enviado'). */
+export type AttachmentRefusal = { error: SupportMessage; fileName?: string };
+
+/** What a conversation shows of a file: never its bytes. */
+export type AttachmentSummary = {
+  id: string;
+  messageId: string;
+  fileName: string;
+  contentType: string;
+  size: number;
+};
+
+/**
+ * Plain text has no signature: UTF-8 without NUL or other control characters than tab, CR and LF,
+ * and not a markup document (HTML, SVG, XML), which a browser could be talked into rendering.
+ */
+function isPlainText(bytes: Uint8Array): boolean {
+  let text: string;
+  try {
+    text = new TextDecoder("utf-8", { fatal: true }).decode(bytes);
+  } catch {
+    return false;
+  }
+  // eslint-disable-next-line no-control-regex -- exactly the control characters are refused
+  if (/[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]/.test(text)) return false;
+  const start = text.replace(/^\ufeff/, "").trimStart();
+  if (start.startsWith("<")) return false;
+  return !/<(?:script|svg|html|iframe|object|embed)\b/i.test(text);
+}
+
+/** The type of a file from its content, if it is one of the allowed ones. */
+export async function attachmentType(bytes: Uint8Array): Promise<string | undefined> {
+  if (bytes.length === 0) return undefined;
+  // A truncated or crafted container can make the parser give up: such a file is no allowed type.
+  const found = await fileTypeFromBuffer(bytes).catch(() => null);
+  if (found === null) return undefined;
+  if (found) return found.mime in binaryTypes ? found.mime : undefined;
+  return isPlainText(bytes) ? "text/plain" : undefined;
+}
+
+const FILE_NAME_MAX = 120;
+
+/**
+ * The name a file is kept and downloaded with: no folders, no control or reserved characters, not
+ * too long, and an extension that matches its real type (a PNG named 'informe.pdf' is downloaded
+ * as 'informe.pdf.png', so it opens with the right program).
+ */
+export function attachmentFileName(declared: string, contentType: string): string {
+  const base = declared.split(/[/\\]/).pop() ?? "";
+  // eslint-disable-next-line no-control-regex -- control characters never reach a file name
+  let name = base.replace(/[\u0000-\u001f\u007f-\u009f<>:"|?*]/g, "").trim();
+  name = name.replace(/^\.+/, "").slice(0, FILE_NAME_MAX).trim() || "adjunto";
+  const extensions = binaryTypes[contentType] ?? textExtensions;
+  const extension = name.includes(".") ? name.split(".").pop()!.toLowerCase() : "";
+  return extensions.includes(extension) ? name : `${name}.${extensions[0]}`;
+}
+
+/**
+ * The files of a form, checked: at most 3, each at most 5 MB and of an allowed type. An empty file
+ * input sends one nameless empty file, which is not an attachment.
+ */
+export async function checkAttachments(
+  files: File[],
+): Promise<{ ok: true; attachments: CheckedAttachment[] } | ({ ok: false } & AttachmentRefusal)> {
+  const sent = files.filter((file) => file.name !== "" || file.size > 0);
+  if (sent.length > ATTACHMENT_LIMITS.maxFiles) return { ok: false, error: "tooManyAttachments" };
+  const tooBig = sent.find((file) => file.size > ATTACHMENT_LIMITS.maxBytes);
+  if (tooBig) return { ok: false, error: "attachmentTooBig", fileName: tooBig.name };
+  const attachments: CheckedAttachment[] = [];
+  for (const file of sent) {
+    const content = Buffer.from(await file.arrayBuffer());
+    const contentType = await attachmentType(content);
+    if (!contentType) return { ok: false, error: "attachmentType", fileName: file.name };
+    attachments.push({
+      fileName: attachmentFileName(file.name, contentType),
+      contentType,
+      size: content.length,
+      content,
+    });
+  }
+  return { ok: true, attachments };
+}
+
+/** Writes the files of a new message, in the caller's transaction. */
+export async function storeAttachments(
+  tx: Pick<Database, "insert">,
+  message: { ticketId: string; messageId: string },
+  attachments: CheckedAttachment[],
+) {
+  if (attachments.length === 0) return;
+  await tx
+    .insert(ticketAttachments)
+    .values(attachments.map((attachment) => ({ ...attachment, ...message })));
+}
+
+/** The files of a ticket's messages, oldest first (a message's by name), without their bytes. */
+export function attachmentsOf(ticketId: string): Promise<AttachmentSummary[]> {
+  return getDb()
+    .select({
+      id: ticketAttachments.id,
+      messageId: ticketAttachments.messageId,
+      fileName: ticketAttachments.fileName,
+      contentType: ticketAttachments.contentType,
+      size: ticketAttachments.size,
+    })
+    .from(ticketAttachments)
+    .where(eq(ticketAttachments.ticketId, ticketId))
+    .orderBy(ticketAttachments.createdAt, ticketAttachments.fileName, ticketAttachments.id);
+}
+
+/** RFC 5987/6266: an ASCII fallback name, and the real one percent-encoded in UTF-8. */
+export function contentDisposition(fileName: string): string {
+  const fallback = fileName.replace(/[^\x20-\x7e]|["\\%]/g, "_");
+  const encoded = encodeURIComponent(fileName).replace(
+    /['()*]/g,
+    (char) => `%${char.charCodeAt(0).toString(16).toUpperCase()}`,
+  );
+  return `attachment; filename="${fallback}"; filename*=UTF-8''${encoded}`;
+}
+
+const notFound = () =>
+  new Response("Not Found", {
+    status: 404,
+    headers: { "Content-Type": "text/plain; charset=utf-8", "Cache-Control": "private, no-store" },
+  });
+
+/**
+ * GET /soporte/adjuntos/:attachmentId: the file, for the ticket's owner or staff; for anyone else,
+ * signed in or not, it does not exist (404), so an id tells nobody that a file is behind it.
+ */
+export async function attachmentDownload(
+  viewer: Viewer | null,
+  attachmentId: string | undefined,
+): Promise<Response> {
+  if (!viewer || !isUuid(attachmentId)) return notFound();
+  const [file] = await getDb()
+    .select({
+      fileName: ticketAttachments.fileName,
+      contentType: ticketAttachments.contentType,
+      content: ticketAttachments.content,
+      ownerId: supportTickets.userId,
+    })
+    .from(ticketAttachments)
+    .innerJoin(supportTickets, eq(supportTickets.id, ticketAttachments.ticketId))
+    .where(eq(ticketAttachments.id, attachmentId));
+  if (!file || (file.ownerId !== viewer.id && !(await isAdmin(viewer.id)))) return notFound();
+  const textual = file.contentType.startsWith("text/");
+  return new Response(new Uint8Array(file.content), {
+    headers: {
+      "Content-Type": textual ? `${file.contentType}; charset=utf-8` : file.contentType,
+      "Content-Length": String(file.content.length),
+      "Content-Disposition": contentDisposition(file.fileName),
+      "X-Content-Type-Options": "nosniff",
+      "Content-Security-Policy": "default-src 'none'; sandbox",
+      "Cache-Control": "private, no-store",
+    },
+  });
+}

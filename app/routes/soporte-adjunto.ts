@@ -1,0 +1,9 @@
+import type { Route } from "./+types/soporte-adjunto";
+import { getViewer } from "~/features/accounts/session.server";
+import { attachmentDownload } from "~/features/support/attachments.server";
+
+/** A ticket's file, as a download: its customer and staff get it, anyone else a 404. */
+export async function loader({ request, params }: Route.LoaderArgs) {
+  const { viewer } = await getViewer(request);
+  return attachmentDownload(viewer, params.attachmentId);
+}
