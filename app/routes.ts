@@ -23,6 +23,8 @@ export default [
   route("mi-cuenta", "routes/mi-cuenta.tsx"),
   route("mi-cuenta/exportar", "routes/mi-cuenta-exportar.ts"),
   route("mi-cuenta/eliminar", "routes/mi-cuenta-eliminar.ts"),
+  route("mi-cuenta/tickets/nuevo", "routes/mi-cuenta-ticket-nuevo.tsx"),
+  route("mi-cuenta/tickets/:ticketId", "routes/mi-cuenta-ticket.tsx"),
   route("perfil", "routes/perfil.tsx"),
   route("admin", "routes/admin.tsx"),
   route("admin/exportar", "routes/admin-exportar.ts"),
