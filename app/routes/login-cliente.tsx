@@ -4,6 +4,12 @@ import { customerSignIn } from "~/features/accounts/account-actions.server";
 import { signInSchema } from "~/features/accounts/account-schemas";
 import { AccountCard, AccountForm } from "~/features/accounts/account-ui";
 import { Field } from "~/ui/form";
+import {
+  DEFAULT_RETURN_PATH,
+  returnPathOf,
+  useReturnPath,
+  withReturnPath,
+} from "~/features/accounts/return-path";
 import { getViewer } from "~/features/accounts/session.server";
 import { pageMeta } from "~/features/seo/meta";
 import { Button } from "~/ui/button";
@@ -17,7 +23,7 @@ export const meta: Route.MetaFunction = ({ matches }) =>
 
 export async function loader({ request }: Route.LoaderArgs) {
   const { viewer } = await getViewer(request);
-  if (viewer) throw redirect("/precios");
+  if (viewer) throw redirect(returnPathOf(request.url) ?? DEFAULT_RETURN_PATH);
   return null;
 }
 
@@ -27,6 +33,7 @@ export function action({ request, context }: Route.ActionArgs) {
 
 export default function CustomerLogin({ actionData }: Route.ComponentProps) {
   const busy = useNavigation().state === "submitting";
+  const returnPath = useReturnPath();
   return (
     <AccountCard title="Iniciar sesión" subtitle="Accede a tu área de cliente.">
       <AccountForm
@@ -54,7 +61,10 @@ export default function CustomerLogin({ actionData }: Route.ComponentProps) {
       </AccountForm>
       <p className="mt-6 text-center text-sm text-slate-600">
         ¿No tienes cuenta?{" "}
-        <Link to="/registro" className="font-semibold text-brand-700 underline">
+        <Link
+          to={withReturnPath("/registro", returnPath)}
+          className="font-semibold text-brand-700 underline"
+        >
           Regístrate
         </Link>
       </p>

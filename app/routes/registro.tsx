@@ -5,6 +5,7 @@ import { signUp } from "~/features/accounts/account-actions.server";
 import { accountMessages, signUpSchema } from "~/features/accounts/account-schemas";
 import { AccountCard, AccountForm, NewPasswordFields } from "~/features/accounts/account-ui";
 import { Field } from "~/ui/form";
+import { returnPathOf, useReturnPath, withReturnPath } from "~/features/accounts/return-path";
 import { getViewer } from "~/features/accounts/session.server";
 import { pageMeta } from "~/features/seo/meta";
 import { HumanCheck } from "~/platform/human-check/human-check";
@@ -20,7 +21,7 @@ export const meta: Route.MetaFunction = ({ matches }) =>
 
 export async function loader({ request }: Route.LoaderArgs) {
   const { viewer } = await getViewer(request);
-  if (viewer) throw redirect("/mi-cuenta");
+  if (viewer) throw redirect(returnPathOf(request.url) ?? "/mi-cuenta");
   return { humanCheck: humanCheckEnabled() };
 }
 
@@ -31,13 +32,17 @@ export function action({ request, context }: Route.ActionArgs) {
 export default function SignUp({ loaderData, actionData }: Route.ComponentProps) {
   const busy = useNavigation().state === "submitting";
   const [humanCheckReady, setHumanCheckReady] = useState(!loaderData.humanCheck);
+  const returnPath = useReturnPath();
   return (
     <AccountCard
       title="Crear cuenta"
       subtitle={
         <>
           ¿Ya tienes cuenta?{" "}
-          <Link to="/login-cliente" className="font-semibold text-brand-700 underline">
+          <Link
+            to={withReturnPath("/login-cliente", returnPath)}
+            className="font-semibold text-brand-700 underline"
+          >
             Inicia sesión
           </Link>
         </>

@@ -5,11 +5,12 @@ import type { Route } from "./+types/verificar-email";
 import { resendVerification } from "~/features/accounts/account-actions.server";
 import { accountMessages } from "~/features/accounts/account-schemas";
 import { AccountCard, AccountForm } from "~/features/accounts/account-ui";
+import { takeReturnPath } from "~/features/accounts/return-path.server";
 import { getViewer, pendingVerificationCookie } from "~/features/accounts/session.server";
 import { pageMeta } from "~/features/seo/meta";
 import { Button, ButtonLink } from "~/ui/button";
 
-/** Spec: after confirmation the page goes to /mi-cuenta after 2 s. */
+/** Spec: after confirmation the page goes to /mi-cuenta (or the page chosen before) after 2 s. */
 const REDIRECT_AFTER_VERIFICATION_MS = 2_000;
 const POLL_INTERVAL_MS = 5_000;
 
@@ -23,8 +24,12 @@ export const meta: Route.MetaFunction = ({ matches }) =>
 
 export async function loader({ request }: Route.LoaderArgs) {
   const { viewer, headers } = await getViewer(request);
-  if (viewer?.emailVerified)
-    return data({ state: "verified" as const, email: viewer.email }, { headers });
+  if (viewer?.emailVerified) {
+    // The page chosen before signing up (a service, a guarded page) comes before Mi Cuenta.
+    const kept = await takeReturnPath(request);
+    if (kept.header) headers.append("Set-Cookie", kept.header);
+    return data({ state: "verified" as const, email: viewer.email, next: kept.path }, { headers });
+  }
   const pending = (await pendingVerificationCookie().parse(request.headers.get("Cookie"))) as
     string | null;
   const state = new URL(request.url).searchParams.has("error") ? "link-invalid" : "sent";
@@ -46,7 +51,7 @@ const steps = [
 ];
 
 export default function VerifyEmail({ loaderData, actionData }: Route.ComponentProps) {
-  if (loaderData.state === "verified") return <Verified />;
+  if (loaderData.state === "verified") return <Verified next={loaderData.next} />;
   return (
     <WaitingForConfirmation
       email={loaderData.email}
@@ -56,21 +61,24 @@ export default function VerifyEmail({ loaderData, actionData }: Route.ComponentP
   );
 }
 
-function Verified() {
+function Verified({ next }: { next: string | null }) {
   const navigate = useNavigate();
+  const to = next ?? "/mi-cuenta";
   useEffect(() => {
-    const timer = window.setTimeout(() => navigate("/mi-cuenta"), REDIRECT_AFTER_VERIFICATION_MS);
+    const timer = window.setTimeout(() => navigate(to), REDIRECT_AFTER_VERIFICATION_MS);
     return () => window.clearTimeout(timer);
-  }, [navigate]);
+  }, [navigate, to]);
   return (
     <AccountCard title="¡Email verificado!">
       <div className="flex flex-col items-center text-center">
         <CheckCircle2 className="size-14 text-emerald-600" aria-hidden />
         <p className="mt-4 text-slate-600">
-          Tu cuenta está activa. Te llevamos a tu área de cliente…
+          {next
+            ? "Tu cuenta está activa. Te llevamos de vuelta a donde lo dejaste…"
+            : "Tu cuenta está activa. Te llevamos a tu área de cliente…"}
         </p>
-        <ButtonLink to="/mi-cuenta" size="lg" className="mt-6 w-full">
-          Ir a Mi Cuenta
+        <ButtonLink to={to} size="lg" className="mt-6 w-full">
+          {next ? "Continuar" : "Ir a Mi Cuenta"}
         </ButtonLink>
       </div>
     </AccountCard>

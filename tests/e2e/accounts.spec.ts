@@ -34,7 +34,7 @@ test("a new customer signs up, confirms the mail, reaches Mi Cuenta, signs out a
   await expect(toast(page, "Sesión cerrada")).toBeVisible();
   await expect(nav(page).getByRole("link", { name: "Entrar" })).toBeVisible();
   await openPage(page, "/mi-cuenta");
-  await expect(page).toHaveURL(/\/login-cliente$/);
+  await expect(page).toHaveURL(/\/login-cliente\?volver=%2Fmi-cuenta$/);
 
   await signIn(page, email, "contraseña-equivocada");
   await expect(page.getByRole("alert")).toContainText("Email o contraseña incorrectos");
@@ -144,7 +144,7 @@ test("password recovery through the mailed link: new password works, old one and
 
   // The session opened before the reset was ended on the server.
   await openPage(page, "/mi-cuenta");
-  await expect(page).toHaveURL(/\/login-cliente$/);
+  await expect(page).toHaveURL(/\/login-cliente\?volver=%2Fmi-cuenta$/);
 });
 
 test("a forged reset link shows that it is not valid", async ({ page }) => {
@@ -173,7 +173,7 @@ test.describe("admin panel", () => {
       "Acceso denegado: No tienes permisos de administrador",
     );
     await openPage(page, "/mi-cuenta");
-    await expect(page).toHaveURL(/\/login-cliente$/);
+    await expect(page).toHaveURL(/\/login-cliente\?volver=%2Fmi-cuenta$/);
   });
 
   test("a customer sent away from /admin with 'Acceso denegado' is signed out only when this site led there", async ({
@@ -192,7 +192,7 @@ test.describe("admin panel", () => {
     await expect(page).toHaveURL(/\/login$/);
     await expect(toast(page, "Acceso denegado")).toBeVisible();
     await openPage(page, "/mi-cuenta");
-    await expect(page).toHaveURL(/\/login-cliente$/);
+    await expect(page).toHaveURL(/\/login-cliente\?volver=%2Fmi-cuenta$/);
   });
 
   test("wrong credentials: 'Usuario o contraseña incorrectos'; the bootstrap admin reaches /admin", async ({
@@ -262,7 +262,10 @@ test("the customer area and the profile send anonymous visitors to /login-client
 }) => {
   for (const path of ["/mi-cuenta", "/perfil"]) {
     await openPage(page, path);
-    await expect(page).toHaveURL(/\/login-cliente$/);
+    // With the page to come back to after signing in (tests/e2e/return-paths.spec.ts).
+    await expect(page).toHaveURL(
+      new RegExp(`/login-cliente\\?volver=${encodeURIComponent(path)}$`),
+    );
   }
 });
 

@@ -9,12 +9,14 @@ test("signed out, a buy button opens 'Registro Requerido' leading to sign-up", a
   const dialog = page.getByRole("dialog", { name: "Registro Requerido" });
   await expect(dialog).toBeVisible();
   await expect(dialog).toContainText("Ciberseguridad");
+  // Both remember the chosen service (tests/e2e/return-paths.spec.ts follows them).
+  const back = encodeURIComponent("/precios?comprar=ciberseguridad#ciberseguridad");
   await expect(dialog.getByRole("link", { name: "Ya tengo cuenta" })).toHaveAttribute(
     "href",
-    "/login-cliente",
+    `/login-cliente?volver=${back}`,
   );
   await dialog.getByRole("link", { name: "Crear cuenta" }).click();
-  await expect(page).toHaveURL(/\/registro$/);
+  await expect(page).toHaveURL(`/registro?volver=${back}`);
   await expect(page.getByRole("dialog")).toHaveCount(0);
 });
 

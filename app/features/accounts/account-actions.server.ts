@@ -19,6 +19,8 @@ import {
 import { authApiError, getAuth } from "./auth.server";
 import { isCommonPassword } from "./common-passwords.server";
 import { storeProfile } from "./profile.server";
+import { DEFAULT_RETURN_PATH, returnPathOf } from "./return-path";
+import { rememberReturnPath, takeReturnPath } from "./return-path.server";
 import {
   checkAccountLimits,
   clearSignInFailures,
@@ -99,6 +101,7 @@ export async function signUp({ request, clientAddress }: ActionInput) {
     return fail("signUpFailed", (await authApiError(error)) ? 400 : 503);
   }
   const headers = new Headers({ "Set-Cookie": await pendingVerificationCookie().serialize(email) });
+  headers.append("Set-Cookie", await rememberReturnPath(request));
   return redirectWithMessage(VERIFY_CALLBACK, "signUpSucceeded", headers);
 }
 
@@ -156,10 +159,17 @@ async function signInWithPassword(
   }
 }
 
+/**
+ * A successful login goes back to the page the visitor came from (`?volver=`, or the one kept at
+ * sign-up), else to /precios.
+ */
 export async function customerSignIn(input: ActionInput) {
   const outcome = await signInWithPassword(input, "wrongCredentials");
   if (!outcome.ok) return outcome.response;
-  return redirectWithMessage("/precios", "welcome", outcome.headers);
+  const kept = await takeReturnPath(input.request);
+  if (kept.header) outcome.headers.append("Set-Cookie", kept.header);
+  const to = returnPathOf(input.request.url) ?? kept.path ?? DEFAULT_RETURN_PATH;
+  return redirectWithMessage(to, "welcome", outcome.headers);
 }
 
 /** Admin login: a valid password without the admin role ends the new session at once. */

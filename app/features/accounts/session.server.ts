@@ -5,6 +5,7 @@ import { getDb } from "~/platform/db/database.server";
 import { sessions, userRoles } from "~/platform/db/schema";
 import { redirectWithToast } from "~/platform/http/toast.server";
 import { accountMessages } from "./account-schemas";
+import { safeReturnPath, withReturnPath } from "./return-path";
 import { getAuth, hasSessionCookie, SESSION_ABSOLUTE_LIFETIME_MS } from "./auth.server";
 
 /** What pages may know about the signed-in visitor. */
@@ -51,10 +52,21 @@ async function outlived(createdAt: Date | string, userId: string): Promise<boole
   return age > SESSION_ABSOLUTE_LIFETIME_MS.admin && (await isAdmin(userId));
 }
 
+/**
+ * No session goes to /login-cliente; a page asked for (GET) comes back after the sign-in, as
+ * `?volver=<path and query>`. Posts go to the plain login: their page would not take a GET.
+ */
 export async function requireCustomer(request: Request): Promise<Viewer> {
   const { viewer } = await getViewer(request);
-  if (!viewer) throw redirect("/login-cliente");
+  if (!viewer) throw redirect(customerLoginFor(request));
   return viewer;
+}
+
+function customerLoginFor(request: Request): string {
+  if (request.method !== "GET") return "/login-cliente";
+  const url = new URL(request.url);
+  const asked = safeReturnPath(`${url.pathname}${url.search}`, "");
+  return withReturnPath("/login-cliente", asked);
 }
 
 export async function isAdmin(userId: string): Promise<boolean> {
@@ -113,8 +125,13 @@ export async function revokeSessionToken(token: string) {
  * before the user can sign in. Signed, HttpOnly, one day.
  */
 export function pendingVerificationCookie() {
+  return signUpJourneyCookie("vd_pending_email");
+}
+
+/** A signed, HttpOnly cookie of the way from sign-up to the first sign-in: one day. */
+export function signUpJourneyCookie(name: `vd_${string}`) {
   const config = getConfig();
-  return createCookie("vd_pending_email", {
+  return createCookie(name, {
     httpOnly: true,
     sameSite: "lax",
     secure: config.isProduction,

@@ -1,10 +1,19 @@
 import { CreditCard, Loader2, Lock, MailWarning, MessageCircle, X } from "lucide-react";
 import { useEffect, useId, useRef, useState } from "react";
-import { Link, useFetcher, useNavigate, useRouteLoaderData } from "react-router";
+import {
+  Link,
+  useFetcher,
+  useLocation,
+  useNavigate,
+  useRouteLoaderData,
+  useSearchParams,
+} from "react-router";
+import { withReturnPath } from "~/features/accounts/return-path";
 import { formatPrice, type Service } from "~/features/catalogue/services";
 import { PENDING_PURCHASE_EVENT, savePendingPurchase } from "~/features/contact/pending-purchase";
 import { Button, ButtonLink, buttonClasses, type ButtonStyle } from "~/ui/button";
 import { showToast } from "~/ui/toast";
+import { useHydrated } from "~/ui/use-hydrated";
 import type { CheckoutResult } from "./checkout.server";
 import { paymentMessages } from "./payment-messages";
 
@@ -14,9 +23,22 @@ type Viewer = { email: string; emailVerified: boolean } | null;
 const CONSULT_SCROLL_DELAY_MS = 200;
 const CONSULT_SCROLL_OFFSET_PX = 100;
 
+/** The query parameter that opens a service's purchase dialog: `?comprar=<slug>`. */
+const BUY_PARAM = "comprar";
+
 /**
- * The buy button. Without JavaScript it is a plain link to sign-up; once hydrated it opens
- * the purchase dialog.
+ * Where sign-up and login send the visitor back to: this page with the service's dialog open
+ * (`?comprar=<slug>`), scrolled to its card (`#<slug>`) when that is all a page without
+ * JavaScript can do.
+ */
+function returnPathFor(pathname: string, service: Service): string {
+  return `${pathname}?${BUY_PARAM}=${encodeURIComponent(service.slug)}#${service.slug}`;
+}
+
+/**
+ * The buy button. Without JavaScript it is a plain link to sign-up (which brings the visitor
+ * back to the service); once hydrated it opens the purchase dialog, at once when the page's
+ * address asks for this service (`?comprar=<slug>`, after signing in).
  */
 export function BuyButton({
   service,
@@ -24,26 +46,45 @@ export function BuyButton({
   className = "",
   ...style
 }: { service: Service; label?: string; className?: string } & ButtonStyle) {
-  const [open, setOpen] = useState(false);
+  const [chosen, setChosen] = useState(false);
+  const [dismissed, setDismissed] = useState(false);
+  const { pathname } = useLocation();
+  const [params] = useSearchParams();
+  const hydrated = useHydrated();
+  const asked = hydrated && params.get(BUY_PARAM) === service.slug;
+  const open = chosen || (asked && !dismissed);
+  const close = () => {
+    setChosen(false);
+    setDismissed(true);
+  };
+  const returnPath = returnPathFor(pathname, service);
   return (
     <>
       <a
-        href="/registro"
+        href={withReturnPath("/registro", returnPath)}
         role="button"
         className={`${buttonClasses(style)} ${className}`}
         onClick={(event) => {
           event.preventDefault();
-          setOpen(true);
+          setChosen(true);
         }}
       >
         {label}
       </a>
-      {open ? <PurchaseDialog service={service} onClose={() => setOpen(false)} /> : null}
+      {open ? <PurchaseDialog service={service} returnPath={returnPath} onClose={close} /> : null}
     </>
   );
 }
 
-function PurchaseDialog({ service, onClose }: { service: Service; onClose: () => void }) {
+function PurchaseDialog({
+  service,
+  returnPath,
+  onClose,
+}: {
+  service: Service;
+  returnPath: string;
+  onClose: () => void;
+}) {
   const dialog = useRef<HTMLDialogElement>(null);
   const titleId = useId();
   const viewer = (useRouteLoaderData("root") as { viewer?: Viewer } | undefined)?.viewer ?? null;
@@ -73,7 +114,7 @@ function PurchaseDialog({ service, onClose }: { service: Service; onClose: () =>
           <X className="size-5" aria-hidden />
         </button>
         {!viewer ? (
-          <SignedOut service={service} titleId={titleId} />
+          <SignedOut service={service} returnPath={returnPath} titleId={titleId} />
         ) : !viewer.emailVerified ? (
           <Unverified titleId={titleId} />
         ) : (
@@ -92,7 +133,15 @@ function DialogIcon({ children }: { children: React.ReactNode }) {
   );
 }
 
-function SignedOut({ service, titleId }: { service: Service; titleId: string }) {
+function SignedOut({
+  service,
+  returnPath,
+  titleId,
+}: {
+  service: Service;
+  returnPath: string;
+  titleId: string;
+}) {
   return (
     <>
       <DialogIcon>
@@ -107,8 +156,8 @@ function SignedOut({ service, titleId }: { service: Service; titleId: string }) 
         sesión si ya la tienes.
       </p>
       <div className="mt-6 grid gap-2 sm:grid-cols-2">
-        <ButtonLink to="/registro">Crear cuenta</ButtonLink>
-        <ButtonLink to="/login-cliente" variant="secondary">
+        <ButtonLink to={withReturnPath("/registro", returnPath)}>Crear cuenta</ButtonLink>
+        <ButtonLink to={withReturnPath("/login-cliente", returnPath)} variant="secondary">
           Ya tengo cuenta
         </ButtonLink>
       </div>
