@@ -74,6 +74,7 @@ test("the admin panel's tabs have no serious or critical axe violations", async 
     "/admin",
     "/admin?tab=consultas",
     "/admin?tab=pagos",
+    "/admin?tab=tickets",
     "/admin?tab=usuarios",
   ]) {
     await openPage(page, path);
