@@ -5,7 +5,12 @@ import type { Route } from "./+types/admin-ticket";
 import { requireAdmin } from "~/features/accounts/session.server";
 import { pageMeta } from "~/features/seo/meta";
 import { FirstResponseDue, TicketConversation } from "~/features/support/staff-ticket-ui";
-import { SupportForm, TicketPriorityBadge, TicketStatusBadge } from "~/features/support/support-ui";
+import {
+  AttachmentsField,
+  SupportForm,
+  TicketPriorityBadge,
+  TicketStatusBadge,
+} from "~/features/support/support-ui";
 import {
   categoryLabel,
   priorityLabel,
@@ -135,12 +140,14 @@ function StaffForm<T>({
   intent,
   heading,
   answer,
+  encType,
   children,
 }: {
   schema: z.ZodMiniType<T>;
   intent: Intent;
   heading: string;
   answer: Answer;
+  encType?: "multipart/form-data";
   children: ReactNode;
 }) {
   const headingId = `${intent}-heading`;
@@ -148,6 +155,7 @@ function StaffForm<T>({
     <SupportForm
       schema={schema}
       answer={answer}
+      encType={encType}
       className={`${cardClasses} space-y-4`}
       aria-labelledby={headingId}
     >
@@ -167,14 +175,17 @@ function ReplyForm({ busy, answer }: { busy: boolean; answer: Answer }) {
       intent="reply"
       heading="Responder al cliente"
       answer={answer}
+      encType="multipart/form-data"
     >
       <TextArea
         label="Respuesta"
         name="message"
+        defaultValue={answer?.values?.message}
         rows={6}
         maxLength={TICKET_LIMITS.messageMax}
         hint="El cliente recibirá un email con un enlace a la conversación."
       />
+      <AttachmentsField />
       <Button type="submit" disabled={busy}>
         <Send className="size-4" aria-hidden />
         {busy ? "Enviando..." : "Enviar respuesta"}

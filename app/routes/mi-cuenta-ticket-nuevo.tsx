@@ -4,7 +4,7 @@ import type { Route } from "./+types/mi-cuenta-ticket-nuevo";
 import { accountTabPath } from "~/features/accounts/account-tabs";
 import { requireCustomer } from "~/features/accounts/session.server";
 import { pageMeta } from "~/features/seo/meta";
-import { SupportForm } from "~/features/support/support-ui";
+import { AttachmentsField, SupportForm } from "~/features/support/support-ui";
 import {
   categoryLabel,
   newTicketSchema,
@@ -36,6 +36,8 @@ export async function action({ request }: Route.ActionArgs) {
 
 export default function NewTicket({ loaderData, actionData }: Route.ComponentProps) {
   const { purchases, purchaseId } = loaderData;
+  // A refused form comes back with what was typed (without JavaScript the page is new).
+  const typed = actionData?.values ?? {};
   const sending = useNavigation().state === "submitting";
   return (
     <section className="mx-auto max-w-2xl px-4 py-12 sm:px-6">
@@ -55,18 +57,26 @@ export default function NewTicket({ loaderData, actionData }: Route.ComponentPro
           schema={newTicketSchema}
           answer={actionData}
           aria-label="Nuevo ticket"
+          encType="multipart/form-data"
           className="grid gap-5"
         >
           <Field
             label="Asunto"
             name="subject"
+            defaultValue={typed.subject}
             required
             markRequired
             minLength={TICKET_LIMITS.subjectMin}
             maxLength={TICKET_LIMITS.subjectMax}
           />
           <div className="grid gap-5 sm:grid-cols-2">
-            <Select label="Categoría" name="category" required markRequired defaultValue="">
+            <Select
+              label="Categoría"
+              name="category"
+              required
+              markRequired
+              defaultValue={typed.category ?? ""}
+            >
               <option value="">Elige una categoría</option>
               {ticketCategories.map((category) => (
                 <option key={category} value={category}>
@@ -74,7 +84,7 @@ export default function NewTicket({ loaderData, actionData }: Route.ComponentPro
                 </option>
               ))}
             </Select>
-            <Select label="Prioridad" name="priority" defaultValue="medium">
+            <Select label="Prioridad" name="priority" defaultValue={typed.priority ?? "medium"}>
               {ticketPriorities.map((priority) => (
                 <option key={priority} value={priority}>
                   {priorityLabel(priority)}
@@ -85,7 +95,7 @@ export default function NewTicket({ loaderData, actionData }: Route.ComponentPro
           <Select
             label="Compra (opcional)"
             name="purchaseId"
-            defaultValue={purchaseId}
+            defaultValue={typed.purchaseId ?? purchaseId}
             hint="Si tu consulta es sobre una compra, elígela para que la tengamos a mano."
           >
             <option value="">Ninguna</option>
@@ -98,6 +108,7 @@ export default function NewTicket({ loaderData, actionData }: Route.ComponentPro
           <TextArea
             label="Mensaje"
             name="message"
+            defaultValue={typed.message}
             rows={7}
             required
             markRequired
@@ -105,6 +116,7 @@ export default function NewTicket({ loaderData, actionData }: Route.ComponentPro
             maxLength={TICKET_LIMITS.messageMax}
             hint={`Entre ${TICKET_LIMITS.messageMin} y ${TICKET_LIMITS.messageMax} caracteres.`}
           />
+          <AttachmentsField />
           <div>
             <Button type="submit" disabled={sending}>
               {sending ? "Enviando..." : "Crear ticket"}

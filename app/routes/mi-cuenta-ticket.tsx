@@ -4,7 +4,13 @@ import type { Route } from "./+types/mi-cuenta-ticket";
 import { accountTabPath } from "~/features/accounts/account-tabs";
 import { requireCustomer } from "~/features/accounts/session.server";
 import { pageMeta } from "~/features/seo/meta";
-import { SupportForm, TicketPriorityBadge, TicketStatusBadge } from "~/features/support/support-ui";
+import {
+  AttachmentList,
+  AttachmentsField,
+  SupportForm,
+  TicketPriorityBadge,
+  TicketStatusBadge,
+} from "~/features/support/support-ui";
 import {
   acceptsMessages,
   activeTicketStatuses,
@@ -122,6 +128,7 @@ export default function CustomerTicket({ loaderData, actionData }: Route.Compone
                 <p className="mt-2 break-words whitespace-pre-line text-slate-800">
                   {message.body}
                 </p>
+                <AttachmentList attachments={message.attachments} />
               </li>
             );
           })}
@@ -137,17 +144,20 @@ export default function CustomerTicket({ loaderData, actionData }: Route.Compone
             schema={ticketMessageSchema}
             answer={actionData}
             aria-labelledby="responder"
+            encType="multipart/form-data"
             className="mt-4 grid gap-4"
           >
             <input type="hidden" name="intent" value="message" />
             <TextArea
               label="Mensaje"
               name="message"
+              defaultValue={actionData?.values?.message}
               rows={5}
               required
               minLength={TICKET_LIMITS.messageMin}
               maxLength={TICKET_LIMITS.messageMax}
             />
+            <AttachmentsField />
             <div>
               <Button type="submit" disabled={busyWith === "message"}>
                 {busyWith === "message" ? "Enviando..." : "Enviar mensaje"}

@@ -9,7 +9,12 @@ import type { APIResponse } from "@playwright/test";
 export const roles = ["anonymous", "customer", "otherCustomer", "admin"] as const;
 export type Role = (typeof roles)[number];
 
-export type MatrixIds = { checkoutSessionId: string; mailId: string; ticketId: string };
+export type MatrixIds = {
+  checkoutSessionId: string;
+  mailId: string;
+  ticketId: string;
+  attachmentId: string;
+};
 
 export type Outcome =
   | "page" // 200 with an HTML page
@@ -271,6 +276,13 @@ export const authorizationMatrix: MatrixRow[] = [
     get: adminOnly("ok"),
     post: everyone("noAction"),
     endsSessions: true,
+  },
+  {
+    route: "soporte/adjuntos/:attachmentId",
+    url: ({ attachmentId }) => `/soporte/adjuntos/${attachmentId}`,
+    // The ticket's owner and staff download it; for anyone else the file does not exist.
+    get: { anonymous: "notFound", customer: "ok", otherCustomer: "notFound", admin: "ok" },
+    post: everyone("noAction"),
   },
   {
     route: "admin/tickets/:ticketId",

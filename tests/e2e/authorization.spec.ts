@@ -52,28 +52,38 @@ test.beforeAll(async ({ browser, baseURL }) => {
     admin: await contextFor(adminPage),
   };
 
-  // The customer's own ids, which the others will try: a checkout session, a mail, a ticket.
+  // The customer's own ids, which the others will try: a checkout session, a mail, a ticket and
+  // the file sent with it.
   const checkout = await sessions.customer.post("/checkout", {
     form: { serviceId: "1" },
     headers: { Origin: baseURL! },
   });
   const checkoutUrl = ((await checkout.json()) as { url: string }).url;
   const ticket = await sessions.customer.post("/mi-cuenta/tickets/nuevo", {
-    form: {
+    multipart: {
       subject: "Ticket de la matriz",
       category: "consulta_tecnica",
       priority: "medium",
       message: "Un ticket del cliente para probar quién puede abrirlo.",
+      attachments: {
+        name: "registro.txt",
+        mimeType: "text/plain",
+        buffer: Buffer.from("Error 500 al entrar\n"),
+      },
     },
     headers: { Origin: baseURL! },
   });
   const ticketPath = ticket.headers()["location"] ?? "";
   expect(ticketPath, "the customer's new ticket").toMatch(/^\/mi-cuenta\/tickets\/[0-9a-f-]{36}$/);
+  const ticketPage = await (await sessions.customer.get(ticketPath)).text();
+  const attachmentId = /\/soporte\/adjuntos\/([0-9a-f-]{36})/.exec(ticketPage)?.[1];
+  expect(attachmentId, "the file of the customer's ticket").toBeTruthy();
   await linksOfLatestMail(customerPage, customer.email, /^Confirma tu email/);
   ids = {
     checkoutSessionId: new URL(checkoutUrl, baseURL).pathname.split("/").pop()!,
     mailId: new URL(customerPage.url()).pathname.split("/").pop()!,
     ticketId: ticketPath.split("/").pop()!,
+    attachmentId: attachmentId!,
   };
   for (const page of [customerPage, otherPage, adminPage]) await page.close();
 });

@@ -1,6 +1,7 @@
 import { AlarmClock } from "lucide-react";
 import type { ReactNode } from "react";
 import { formatDate } from "~/ui/dates";
+import { AttachmentList, type AttachmentItem } from "./support-ui";
 
 /** A ticket past its first-response due time with no staff reply yet (the 24-hour promise). */
 export function OverdueBadge() {
@@ -32,6 +33,8 @@ export type ConversationMessage = {
   author: keyof typeof authorLabels;
   body: string;
   createdAt: Date | string;
+  /** Its files, shown as download links. */
+  attachments?: readonly AttachmentItem[];
 };
 
 /**
@@ -64,6 +67,7 @@ export function TicketConversation({
               </time>
             </p>
             <p className="mt-2 break-words whitespace-pre-line text-slate-800">{message.body}</p>
+            <AttachmentList attachments={message.attachments ?? []} />
             {extra?.(message)}
           </li>
         );
