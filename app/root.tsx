@@ -20,7 +20,7 @@ import { useNonce } from "~/platform/security/nonce";
 import { ButtonLink } from "~/ui/button";
 import { SiteStyles } from "~/ui/site-styles";
 import { showToast, ToastHost } from "~/ui/toast";
-import { getViewer } from "~/features/accounts/session.server";
+import { getPageViewer } from "~/features/accounts/session.server";
 import { takeToast } from "~/platform/http/toast.server";
 
 // In development the stylesheet also loads as a module, so style edits apply without a reload.
@@ -31,7 +31,7 @@ export const links: Route.LinksFunction = () => [
 ];
 
 export async function loader({ request }: Route.LoaderArgs) {
-  const { viewer, headers } = await getViewer(request);
+  const { viewer, headers } = await getPageViewer(request);
   const { toast, header } = await takeToast(request);
   if (header) headers.append("Set-Cookie", header);
   return data({ site: getSiteInfo(), viewer, toast }, { headers });

@@ -102,3 +102,44 @@ test("without JavaScript, the buy button leads to sign-up with the way back to t
   );
   await context.close();
 });
+
+test("a signed-in customer finds the contact form filled in; the cached page anonymous visitors get never is", async ({
+  page,
+  browser,
+  playwright,
+  baseURL,
+}) => {
+  const customer = await createVerifiedCustomer(page);
+  const fullName = `Clienta Prellenada ${Date.now()}`;
+  await openPage(page, "/perfil");
+  const profile = page.getByRole("form", { name: "Datos del perfil" });
+  await profile.getByLabel("Nombre completo").fill(fullName);
+  await profile.getByRole("button", { name: "Guardar" }).click();
+  await expect(toast(page, "Perfil actualizado")).toBeVisible();
+
+  for (const path of ["/", "/contacto"]) {
+    await openPage(page, path);
+    const contact = page.getByRole("form", { name: "Formulario de contacto" });
+    await expect(contact.getByLabel("Nombre completo")).toHaveValue(fullName);
+    await expect(contact.getByLabel("Email")).toHaveValue(customer.email);
+  }
+
+  // Anonymous visitors of the cached home page, before and after, see an empty form.
+  const anonymous = await playwright.request.newContext({ baseURL });
+  for (let visit = 0; visit < 2; visit++) {
+    const response = await anonymous.get("/");
+    const html = await response.text();
+    expect(html).not.toContain(fullName);
+    expect(html).not.toContain(customer.email);
+  }
+  expect((await anonymous.get("/")).headers()["x-page-cache"]).toBe("hit");
+  await anonymous.dispose();
+
+  const strangerContext = await browser.newContext();
+  const stranger = await strangerContext.newPage();
+  await openPage(stranger, "/");
+  const strangers = stranger.getByRole("form", { name: "Formulario de contacto" });
+  await expect(strangers.getByLabel("Nombre completo")).toHaveValue("");
+  await expect(strangers.getByLabel("Email")).toHaveValue("");
+  await strangerContext.close();
+});

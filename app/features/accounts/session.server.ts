@@ -6,6 +6,8 @@ import { sessions, userRoles } from "~/platform/db/schema";
 import { redirectWithToast } from "~/platform/http/toast.server";
 import { accountMessages } from "./account-schemas";
 import { safeReturnPath, withReturnPath } from "./return-path";
+import type { PageViewer } from "./page-viewer";
+import { profileOf } from "./profile.server";
 import { getAuth, hasSessionCookie, SESSION_ABSOLUTE_LIFETIME_MS } from "./auth.server";
 
 /** What pages may know about the signed-in visitor. */
@@ -40,6 +42,15 @@ export async function getViewer(
       : null,
     headers,
   };
+}
+
+/** The root loader's viewer: the signed-in user with the profile's full name (see PageViewer). */
+export async function getPageViewer(
+  request: Request,
+): Promise<{ viewer: (Viewer & PageViewer) | null; headers: Headers }> {
+  const { viewer, headers } = await getViewer(request);
+  if (!viewer) return { viewer, headers };
+  return { viewer: { ...viewer, fullName: (await profileOf(viewer)).fullName }, headers };
 }
 
 /**

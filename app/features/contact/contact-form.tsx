@@ -7,6 +7,7 @@ import {
   serviceCodeLabel,
   type Service,
 } from "~/features/catalogue/services";
+import { usePageViewer } from "~/features/accounts/page-viewer";
 import { HumanCheck } from "~/platform/human-check/human-check";
 import { Button } from "~/ui/button";
 import { Field, Select, TextArea, ValidatedForm, type FieldIssue, type FormReply } from "~/ui/form";
@@ -61,6 +62,8 @@ export function ContactForm({
   humanCheck: boolean;
 }) {
   const fetcher = useFetcher<ContactActionResult>();
+  // A signed-in customer's name and address; never in the cached page anonymous visitors get.
+  const viewer = usePageViewer();
   const echoed = serverResult?.status === "invalid" ? serverResult.values : undefined;
   const [service, setService] = useState(echoed?.service ?? "");
   const [message, setMessage] = useState(echoed?.message ?? "");
@@ -124,7 +127,7 @@ export function ContactForm({
         autoComplete="name"
         required
         maxLength={100}
-        defaultValue={echoed?.name}
+        defaultValue={echoed?.name ?? viewer?.fullName ?? undefined}
       />
       <Field
         label="Email"
@@ -134,7 +137,7 @@ export function ContactForm({
         autoComplete="email"
         required
         maxLength={255}
-        defaultValue={echoed?.email}
+        defaultValue={echoed?.email ?? viewer?.email}
       />
       <Select
         label="Servicio de interés"

@@ -1,13 +1,7 @@
 import { CreditCard, Loader2, Lock, MailWarning, MessageCircle, X } from "lucide-react";
 import { useEffect, useId, useRef, useState } from "react";
-import {
-  Link,
-  useFetcher,
-  useLocation,
-  useNavigate,
-  useRouteLoaderData,
-  useSearchParams,
-} from "react-router";
+import { Link, useFetcher, useLocation, useNavigate, useSearchParams } from "react-router";
+import { usePageViewer } from "~/features/accounts/page-viewer";
 import { withReturnPath } from "~/features/accounts/return-path";
 import { formatPrice, type Service } from "~/features/catalogue/services";
 import { PENDING_PURCHASE_EVENT, savePendingPurchase } from "~/features/contact/pending-purchase";
@@ -16,8 +10,6 @@ import { showToast } from "~/ui/toast";
 import { useHydrated } from "~/ui/use-hydrated";
 import type { CheckoutResult } from "./checkout.server";
 import { paymentMessages } from "./payment-messages";
-
-type Viewer = { email: string; emailVerified: boolean } | null;
 
 /** Spec: the consult flow scrolls 100 px above the contact section, after 100-300 ms. */
 const CONSULT_SCROLL_DELAY_MS = 200;
@@ -87,7 +79,7 @@ function PurchaseDialog({
 }) {
   const dialog = useRef<HTMLDialogElement>(null);
   const titleId = useId();
-  const viewer = (useRouteLoaderData("root") as { viewer?: Viewer } | undefined)?.viewer ?? null;
+  const viewer = usePageViewer();
   useEffect(() => {
     const element = dialog.current;
     element?.showModal();
