@@ -78,16 +78,19 @@ export default function StaffTicket({ loaderData, actionData }: Route.ComponentP
         <TicketPriorityBadge priority={ticket.priority} />
       </div>
 
-      <div className="mt-8 grid gap-8 lg:grid-cols-[minmax(0,1fr)_20rem]">
-        <div className="space-y-8">
+      {/* On a phone the facts come first, then the conversation, then the change of state. */}
+      <div className="mt-8 grid items-start gap-8 lg:grid-cols-[minmax(0,1fr)_20rem] lg:grid-rows-[auto_1fr]">
+        <div className="lg:col-start-2 lg:row-start-1">
+          <TicketFacts ticket={ticket} />
+        </div>
+        <div className="space-y-8 lg:col-start-1 lg:row-span-2 lg:row-start-1">
           <div>
             <h2 className="mb-4 text-xl font-semibold">Conversación</h2>
             <TicketConversation messages={messages} />
           </div>
           <ReplyForm key={messages.length} busy={sending === "reply"} answer={answerFor("reply")} />
         </div>
-        <div className="space-y-6">
-          <TicketFacts ticket={ticket} />
+        <div className="lg:col-start-2 lg:row-start-2">
           <ChangeForm
             key={`${ticket.status}-${ticket.priority}`}
             ticket={ticket}
@@ -102,14 +105,14 @@ export default function StaffTicket({ loaderData, actionData }: Route.ComponentP
 
 function TicketFacts({ ticket }: { ticket: Ticket }) {
   const facts = [
-    { label: "Cliente", value: <span className="break-all">{ticket.customerEmail}</span> },
+    { label: "Cliente", value: <span className="wrap-anywhere">{ticket.customerEmail}</span> },
     { label: "Categoría", value: categoryLabel(ticket.category) },
     { label: "Prioridad", value: priorityLabel(ticket.priority) },
     { label: "Estado", value: ticketStatusLabel(ticket.status) },
     { label: "Compra", value: ticket.purchaseName ?? "Ninguna" },
     { label: "Creado", value: formatDate(ticket.createdAt, "shortDateTime") },
     {
-      label: "Primera respuesta antes de",
+      label: "Responder antes de",
       value: <FirstResponseDue dueAt={ticket.firstResponseDueAt} overdue={ticket.overdue} />,
     },
     {

@@ -215,7 +215,7 @@ test("the Tickets tab filters, orders overdue first and exports without JavaScri
     .trimEnd()
     .split("\r\n");
   expect(lines[0]).toBe(
-    "Número;Asunto;Categoría;Prioridad;Estado;Cliente;Creado;Primera respuesta antes de;Vencido",
+    "Número;Asunto;Categoría;Prioridad;Estado;Cliente;Creado;Responder antes de;Vencido",
   );
   expect(lines).toHaveLength(2);
   expect(lines[1]).toMatch(new RegExp(`^${number};${subject};Facturacion;Media;Abierto;`));

@@ -336,7 +336,7 @@ describe("the Tickets tab", () => {
       .trimEnd()
       .split("\r\n");
     expect(lines[0]).toBe(
-      "Número;Asunto;Categoría;Prioridad;Estado;Cliente;Creado;Primera respuesta antes de;Vencido",
+      "Número;Asunto;Categoría;Prioridad;Estado;Cliente;Creado;Responder antes de;Vencido",
     );
     const rows = await rowsOf("?tab=tickets&estado=open&q=soporte");
     expect(lines).toHaveLength(rows.length + 1);

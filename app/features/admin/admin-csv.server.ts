@@ -30,7 +30,7 @@ const csvColumns: { [Tab in AdminListTab]: Column<AdminLists[Tab][number]>[] } =
     ["Estado", (row) => ticketStatusLabel(row.status)],
     ["Cliente", (row) => row.customerEmail],
     ["Creado", (row) => formatDate(row.createdAt, "shortDateTime")],
-    ["Primera respuesta antes de", (row) => formatDate(row.firstResponseDueAt, "shortDateTime")],
+    ["Responder antes de", (row) => formatDate(row.firstResponseDueAt, "shortDateTime")],
     ["Vencido", (row) => (row.overdue ? "Sí" : "No")],
   ],
   usuarios: [

@@ -3,7 +3,7 @@ import type { ReactNode } from "react";
 import { Link } from "react-router";
 import { formatPrice, serviceCodeLabel } from "~/features/catalogue/services";
 import { purchaseStatusLabel } from "~/features/payments/purchase-status";
-import { FirstResponseDue } from "~/features/support/staff-ticket-ui";
+import { OverdueBadge } from "~/features/support/staff-ticket-ui";
 import { TicketPriorityBadge, TicketStatusBadge } from "~/features/support/support-ui";
 import { categoryLabel } from "~/features/support/ticket-rules";
 import { formatDate } from "~/ui/dates";
@@ -65,21 +65,15 @@ export function PaymentsTable({ rows, caption }: { rows: PaymentRow[]; caption: 
   );
 }
 
-/** Tickets, each number a link to its staff page; the due time of the first answer, and 'Vencido'. */
+/**
+ * Tickets, each number a link to its staff page, overdue ones marked next to it; the customer and
+ * the category under the subject, so the row fits a laptop's screen.
+ */
 export function TicketsTable({ rows, caption }: { rows: TicketRow[]; caption: string }) {
   return (
     <Table
       caption={caption}
-      headers={[
-        "Número",
-        "Asunto",
-        "Cliente",
-        "Categoría",
-        "Prioridad",
-        "Estado",
-        "Creado",
-        "Primera respuesta antes de",
-      ]}
+      headers={["Número", "Asunto", "Prioridad", "Estado", "Creado", "Responder antes de"]}
       empty={rows.length === 0}
     >
       {rows.map((ticket) => (
@@ -91,10 +85,18 @@ export function TicketsTable({ rows, caption }: { rows: TicketRow[]; caption: st
             >
               {ticket.ticketNumber}
             </Link>
+            {ticket.overdue ? (
+              <div className="mt-1">
+                <OverdueBadge />
+              </div>
+            ) : null}
           </td>
-          <td className={`${cellClasses} min-w-48`}>{ticket.subject}</td>
-          <td className={cellClasses}>{ticket.customerEmail}</td>
-          <td className={`${cellClasses} whitespace-nowrap`}>{categoryLabel(ticket.category)}</td>
+          <td className={`${cellClasses} min-w-56`}>
+            <span className="font-medium text-ink">{ticket.subject}</span>
+            <span className="mt-0.5 block text-xs wrap-anywhere text-slate-600">
+              {ticket.customerEmail} · {categoryLabel(ticket.category)}
+            </span>
+          </td>
           <td className={cellClasses}>
             <TicketPriorityBadge priority={ticket.priority} />
           </td>
@@ -104,8 +106,10 @@ export function TicketsTable({ rows, caption }: { rows: TicketRow[]; caption: st
           <td className={`${cellClasses} whitespace-nowrap`}>
             {formatDate(ticket.createdAt, "shortDateTime")}
           </td>
-          <td className={cellClasses}>
-            <FirstResponseDue dueAt={ticket.firstResponseDueAt} overdue={ticket.overdue} />
+          <td className={`${cellClasses} whitespace-nowrap`}>
+            <time dateTime={new Date(ticket.firstResponseDueAt).toISOString()}>
+              {formatDate(ticket.firstResponseDueAt, "shortDateTime")}
+            </time>
           </td>
         </tr>
       ))}
