@@ -276,16 +276,12 @@ export async function openTicket(
         firstResponseDueAt: sql`now() + make_interval(hours => ${FIRST_RESPONSE_HOURS})`,
       })
       .returning();
-    const [message] = await tx
-      .insert(ticketMessages)
-      .values({
-        ticketId: created!.id,
-        author: "customer",
-        authorId: viewer.id,
-        body: input.message,
-      })
-      .returning({ id: ticketMessages.id });
-    await storeAttachments(tx, { ticketId: created!.id, messageId: message!.id }, attachments);
+    await appendMessage(
+      tx,
+      created!.id,
+      { author: "customer", authorId: viewer.id, body: input.message },
+      attachments,
+    );
     await enqueueMails(tx, [staffNoticeMail(created!, input.message, true, mailContext())]);
     return created!;
   });
@@ -315,6 +311,20 @@ export async function createTicketAction(request: Request, viewer: Viewer) {
   }
 }
 
+/** One message of the conversation with its files, in the caller's transaction. */
+async function appendMessage(
+  tx: Tx,
+  ticketId: string,
+  message: Pick<typeof ticketMessages.$inferInsert, "author" | "authorId" | "body">,
+  attachments: CheckedAttachment[],
+) {
+  const [written] = await tx
+    .insert(ticketMessages)
+    .values({ ticketId, ...message })
+    .returning({ id: ticketMessages.id });
+  await storeAttachments(tx, { ticketId, messageId: written!.id }, attachments);
+}
+
 /** A message of the customer: a resolved ticket opens again; a closed one takes none. */
 async function addCustomerMessage(
   ticket: FoundTicket,
@@ -323,11 +333,12 @@ async function addCustomerMessage(
   attachments: CheckedAttachment[],
 ) {
   await getDb().transaction(async (tx) => {
-    const [message] = await tx
-      .insert(ticketMessages)
-      .values({ ticketId: ticket.id, author: "customer", authorId: viewer.id, body })
-      .returning({ id: ticketMessages.id });
-    await storeAttachments(tx, { ticketId: ticket.id, messageId: message!.id }, attachments);
+    await appendMessage(
+      tx,
+      ticket.id,
+      { author: "customer", authorId: viewer.id, body },
+      attachments,
+    );
     await tx
       .update(supportTickets)
       .set({
@@ -374,11 +385,7 @@ async function addStaffReply(
   attachments: CheckedAttachment[],
 ) {
   await getDb().transaction(async (tx) => {
-    const [message] = await tx
-      .insert(ticketMessages)
-      .values({ ticketId: ticket.id, author: "staff", authorId: staff.id, body })
-      .returning({ id: ticketMessages.id });
-    await storeAttachments(tx, { ticketId: ticket.id, messageId: message!.id }, attachments);
+    await appendMessage(tx, ticket.id, { author: "staff", authorId: staff.id, body }, attachments);
     await tx
       .update(supportTickets)
       .set({
