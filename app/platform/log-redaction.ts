@@ -115,3 +115,36 @@ export const LOG_REDACTION = {
       ? redactUrl(value)
       : REDACTED,
 };
+
+/** Fields of a database error that hold the values a statement carried. */
+const VALUE_FIELDS = new Set(["params", "parameters", "detail"]);
+
+/**
+ * An error as it may be logged (the loggers' `err` serializer): Drizzle writes every value of a
+ * failed statement (addresses, form fields, tokens) into its message, its stack and `params`,
+ * and PostgreSQL the offending key's value into `detail`. The statement, the stack frames and
+ * the database's own message stay, through the chain of causes; the values become [Redacted].
+ */
+export function errorForLog(error: unknown, depth = 0): unknown {
+  if (!(error instanceof Error) || depth > 5) return error;
+  const own = error as Error & Record<string, unknown>;
+  const cause = errorForLog(error.cause, depth + 1);
+  const prefix = typeof own.query === "string" ? `Failed query: ${own.query}\nparams: ` : undefined;
+  const rewrite = prefix !== undefined && error.message.startsWith(prefix);
+  const hasValues = Object.keys(own).some((key) => VALUE_FIELDS.has(key));
+  if (!rewrite && !hasValues && cause === error.cause) return error;
+  const message = rewrite ? `${prefix}${REDACTED}` : error.message;
+  // The stack starts with the message (values and all): only the frames after it are kept.
+  const head = `${error.name}: ${error.message}`;
+  const frames = error.stack?.startsWith(head) ? error.stack.slice(head.length) : "";
+  const safe = Object.create(Object.getPrototypeOf(error) as object) as Error &
+    Record<string, unknown>;
+  for (const key of Object.keys(own))
+    if (key !== "cause") safe[key] = VALUE_FIELDS.has(key) ? REDACTED : own[key];
+  Object.defineProperties(safe, {
+    message: { value: message, writable: true, configurable: true },
+    stack: { value: `${error.name}: ${message}${frames}`, writable: true, configurable: true },
+    cause: { value: cause, writable: true, configurable: true },
+  });
+  return safe;
+}

@@ -1,6 +1,6 @@
 import pino from "pino";
 import { getConfig } from "./config.server";
-import { LOG_REDACTION } from "./log-redaction";
+import { errorForLog, LOG_REDACTION } from "./log-redaction";
 
 let cached: pino.Logger | undefined;
 
@@ -19,6 +19,10 @@ export function createLogger(
       timestamp: pino.stdTimeFunctions.isoTime,
       // Secret fields censored, URL fields stripped of their tokens (log-redaction.ts).
       redact: LOG_REDACTION,
+      // Errors of failed queries without the values they carried (log-redaction.ts).
+      serializers: {
+        err: (error: unknown) => pino.stdSerializers.err(errorForLog(error) as Error),
+      },
     },
     destination,
   );

@@ -215,7 +215,8 @@ export async function resetPassword({ request, clientAddress }: ActionInput) {
   if (!parsed?.success) return fail(parsed?.error ?? "resetLinkInvalid", 400);
   if (await isCommonPassword(parsed.data.password)) return fail("passwordTooCommon", 400);
   const token = form?.token ?? "";
-  if (!token) return fail("resetLinkInvalid", 400);
+  // Mailed tokens are letters and digits; other text (a NUL byte fails the lookup) is no link.
+  if (!/^[\w-]{1,255}$/.test(token)) return fail("resetLinkInvalid", 400);
   const tooMany = await limited("new-password", clientAddress);
   if (tooMany) return tooMany;
   try {

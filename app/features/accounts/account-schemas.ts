@@ -6,7 +6,11 @@ export const PASSWORD_LIMITS = { min: 8, max: 100 } as const;
 export const EMAIL_MAX = 255;
 /** Profile fields; the bio's limit is the counter the form shows. */
 export const PROFILE_LIMITS = { fullName: 100, phone: 30, company: 100, bio: 500 } as const;
-const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+/**
+ * The addresses Better Auth accepts (zod's email pattern): it refuses any other with an error of
+ * its own, which made sign-in and recovery answer 503, and a NUL byte reached the database.
+ */
+const EMAIL_PATTERN = z.regexes.email;
 
 export const accountMessages = {
   emailInvalid: { title: "Email inválido", description: "Por favor, introduce un email válido." },
@@ -192,8 +196,11 @@ export const newPasswordSchema = z
   .object({ password: newPasswordField, confirmPassword: confirmationField })
   .check(passwordsMatch);
 
+/** A NUL byte is never typed text, and PostgreSQL cannot store one: it is dropped. */
+const withoutNul = () => z.overwrite((value: string) => value.replaceAll("\u0000", ""));
+
 const optionalText = (max: number, error: AccountMessage) =>
-  z._default(z.string(), "").check(z.trim(), z.maxLength(max, stop(error)));
+  z._default(z.string(), "").check(withoutNul(), z.trim(), z.maxLength(max, stop(error)));
 
 /** The editable profile (spec: full name, phone, optional company, bio); every field may be empty. */
 export const profileSchema = z.object({

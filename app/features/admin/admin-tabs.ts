@@ -75,7 +75,8 @@ export function adminViewFrom(url: URL): AdminView {
   const filters = statusFiltersOf(id);
   return {
     tab: id,
-    search: (url.searchParams.get("q") ?? "").trim().slice(0, SEARCH_MAX),
+    // A NUL byte (never typed; PostgreSQL refuses it in a query) is dropped.
+    search: (url.searchParams.get("q") ?? "").replaceAll("\u0000", "").trim().slice(0, SEARCH_MAX),
     status: filters ? choiceIn(filters, url.searchParams.get("estado")) : "all",
     order: choiceIn(ticketOrders, url.searchParams.get("orden")),
   };

@@ -29,10 +29,14 @@ export type ContactErrorCode =
 
 const stop = (error: ContactErrorCode) => ({ error, abort: true });
 
+/** A NUL byte is never typed text, and PostgreSQL cannot store one: it is dropped. */
+const withoutNul = () => z.overwrite((value: string) => value.replaceAll("\u0000", ""));
+
 export const contactSchema = z.object({
   name: z
     .string(stop("nameRequired"))
     .check(
+      withoutNul(),
       z.trim(),
       z.minLength(1, stop("nameRequired")),
       z.minLength(CONTACT_LIMITS.nameMin, stop("nameTooShort")),
@@ -41,6 +45,7 @@ export const contactSchema = z.object({
   email: z
     .string(stop("emailInvalid"))
     .check(
+      withoutNul(),
       z.trim(),
       z.maxLength(CONTACT_LIMITS.emailMax, stop("emailInvalid")),
       z.regex(EMAIL_PATTERN, stop("emailInvalid")),
@@ -50,6 +55,7 @@ export const contactSchema = z.object({
   message: z
     .string(stop("messageRequired"))
     .check(
+      withoutNul(),
       z.trim(),
       z.minLength(1, stop("messageRequired")),
       z.minLength(CONTACT_LIMITS.messageMin, stop("messageTooShort")),

@@ -16,6 +16,9 @@ import { simulatedOutcomesFor, type SimulatedOutcome } from "./purchase-status";
 type Purchase = typeof purchases.$inferSelect;
 
 export async function findSimulatedPurchase(sessionId: string, viewer: Viewer) {
+  // Session ids are ASCII (cs_sim_…): other text in the URL names no purchase, and a NUL byte
+  // would make the query itself fail.
+  if (!/^[\w-]{1,255}$/.test(sessionId)) return undefined;
   const [purchase] = await getDb()
     .select()
     .from(purchases)

@@ -162,9 +162,13 @@ export const supportMessageField: Partial<Record<SupportMessage, string>> = {
 
 const stop = (error: SupportMessage) => ({ error, abort: true });
 
+/** A NUL byte is never typed text, and PostgreSQL cannot store one: it is dropped. */
+const withoutNul = () => z.overwrite((value: string) => value.replaceAll("\u0000", ""));
+
 const messageField = z
   .string(stop("messageTooShort"))
   .check(
+    withoutNul(),
     z.trim(),
     z.minLength(TICKET_LIMITS.messageMin, stop("messageTooShort")),
     z.maxLength(TICKET_LIMITS.messageMax, stop("messageTooLong")),
@@ -174,6 +178,7 @@ export const newTicketSchema = z.object({
   subject: z
     .string(stop("subjectTooShort"))
     .check(
+      withoutNul(),
       z.trim(),
       z.minLength(TICKET_LIMITS.subjectMin, stop("subjectTooShort")),
       z.maxLength(TICKET_LIMITS.subjectMax, stop("subjectTooLong")),
