@@ -63,7 +63,7 @@ export default function SignUp({ loaderData, actionData }: Route.ComponentProps)
         {loaderData.humanCheck ? (
           // Space reserved for the widget, so the button does not move when it appears.
           <div className="min-h-[72px]">
-            <HumanCheck onReadyChange={setHumanCheckReady} />
+            <HumanCheck onReadyChange={setHumanCheckReady} renewOn={actionData} />
           </div>
         ) : null}
         <Button type="submit" size="lg" className="w-full" disabled={busy || !humanCheckReady}>

@@ -240,20 +240,20 @@ describe("the ticket forms", () => {
     const ticketId = await createdTicketId(ana);
     const resolved = (await onTicket(ana, ticketId, { intent: "resolve" })) as Response;
     expect(resolved.headers.get("Location")).toBe(`/mi-cuenta/tickets/${ticketId}`);
-    const statusOf = async () =>
+    const stateOf = async () =>
       (
         await database.db
-          .select({ status: supportTickets.status })
+          .select({ status: supportTickets.status, closedAt: supportTickets.closedAt })
           .from(supportTickets)
           .where(eq(supportTickets.id, ticketId))
-      )[0]!.status;
-    expect(await statusOf()).toBe("resolved");
+      )[0]!;
+    expect(await stateOf()).toMatchObject({ status: "resolved", closedAt: expect.any(Date) });
     const sent = (await onTicket(ana, ticketId, {
       intent: "message",
       message: "Vuelve a fallar desde esta mañana.",
     })) as Response;
     expect(sent.status).toBe(302);
-    expect(await statusOf()).toBe("open");
+    expect(await stateOf()).toMatchObject({ status: "open", closedAt: null });
 
     await database.db
       .update(supportTickets)

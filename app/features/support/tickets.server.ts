@@ -344,6 +344,7 @@ async function addCustomerMessage(
       .set({
         updatedAt: new Date(),
         status: sql`case when ${supportTickets.status} = 'resolved' then 'open' else ${supportTickets.status} end`,
+        closedAt: sql`case when ${supportTickets.status} = 'resolved' then null else ${supportTickets.closedAt} end`,
       })
       .where(eq(supportTickets.id, ticket.id));
     await enqueueMails(tx, [staffNoticeMail(ticket, body, false, mailContext())]);
@@ -361,7 +362,11 @@ export async function customerTicketAction(request: Request, viewer: Viewer, tic
   if (form?.intent === "resolve") {
     await getDb()
       .update(supportTickets)
-      .set({ status: "resolved", updatedAt: new Date() })
+      .set({
+        status: "resolved",
+        updatedAt: new Date(),
+        closedAt: sql`coalesce(${supportTickets.closedAt}, now())`,
+      })
       .where(eq(supportTickets.id, ticket.id));
     return redirectWithToast(back, { kind: "success", ...supportMessages.ticketResolved });
   }
