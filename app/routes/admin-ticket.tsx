@@ -4,7 +4,7 @@ import { Link, useNavigation } from "react-router";
 import type { Route } from "./+types/admin-ticket";
 import { requireAdmin } from "~/features/accounts/session.server";
 import { pageMeta } from "~/features/seo/meta";
-import { FirstResponseDue, TicketConversation } from "~/features/support/staff-ticket-ui";
+import { FirstResponseDue, TicketConversation } from "~/features/support/ticket-ui";
 import {
   AttachmentsField,
   SupportForm,
@@ -86,7 +86,7 @@ export default function StaffTicket({ loaderData, actionData }: Route.ComponentP
         <div className="space-y-8 lg:col-start-1 lg:row-span-2 lg:row-start-1">
           <div>
             <h2 className="mb-4 text-xl font-semibold">Conversación</h2>
-            <TicketConversation messages={messages} />
+            <TicketConversation messages={messages} reader="staff" />
           </div>
           <ReplyForm key={messages.length} busy={sending === "reply"} answer={answerFor("reply")} />
         </div>

@@ -1,11 +1,10 @@
-import { ArrowLeft, CheckCircle2, Headset, UserRound } from "lucide-react";
+import { ArrowLeft, CheckCircle2 } from "lucide-react";
 import { Form, Link, useNavigation } from "react-router";
 import type { Route } from "./+types/mi-cuenta-ticket";
 import { accountTabPath } from "~/features/accounts/account-tabs";
 import { requireCustomer } from "~/features/accounts/session.server";
 import { pageMeta } from "~/features/seo/meta";
 import {
-  AttachmentList,
   AttachmentsField,
   SupportForm,
   TicketPriorityBadge,
@@ -19,6 +18,7 @@ import {
   TICKET_LIMITS,
   ticketMessageSchema,
 } from "~/features/support/ticket-rules";
+import { TicketConversation } from "~/features/support/ticket-ui";
 import { customerTicketAction, customerTicketPage } from "~/features/support/tickets.server";
 import { Button } from "~/ui/button";
 import { formatDate } from "~/ui/dates";
@@ -104,35 +104,9 @@ export default function CustomerTicket({ loaderData, actionData }: Route.Compone
         <h2 id="conversacion" className="text-xl font-semibold">
           Conversación
         </h2>
-        <ol className="mt-4 space-y-4">
-          {messages.map((message) => {
-            const staff = message.author === "staff";
-            const Icon = staff ? Headset : UserRound;
-            return (
-              <li
-                key={message.id}
-                className={`rounded-2xl p-5 ring-1 ${
-                  staff ? "bg-brand-50 ring-brand-200 sm:ml-8" : "bg-white ring-slate-200 sm:mr-8"
-                }`}
-              >
-                <p className="flex flex-wrap items-center gap-x-2 text-sm">
-                  <Icon className="size-4 text-slate-500" aria-hidden />
-                  <strong className="text-ink">{staff ? "Equipo de soporte" : "Tú"}</strong>
-                  <time
-                    dateTime={new Date(message.createdAt).toISOString()}
-                    className="text-slate-500"
-                  >
-                    {formatDate(message.createdAt, "shortDateTime")}
-                  </time>
-                </p>
-                <p className="mt-2 break-words whitespace-pre-line text-slate-800">
-                  {message.body}
-                </p>
-                <AttachmentList attachments={message.attachments} />
-              </li>
-            );
-          })}
-        </ol>
+        <div className="mt-4">
+          <TicketConversation messages={messages} reader="customer" />
+        </div>
       </section>
 
       {open ? (

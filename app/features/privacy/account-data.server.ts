@@ -3,7 +3,12 @@ import { userStatsOf } from "~/features/accounts/account-overview.server";
 import type { Viewer } from "~/features/accounts/session.server";
 import { pseudonymiseBilling } from "~/features/payments/billing-erasure.server";
 import { purchaseStatusLabel } from "~/features/payments/purchase-status";
-import { categoryLabel, priorityLabel, ticketStatusLabel } from "~/features/support/ticket-rules";
+import {
+  authorLabel,
+  categoryLabel,
+  priorityLabel,
+  ticketStatusLabel,
+} from "~/features/support/ticket-rules";
 import { getConfig } from "~/platform/config.server";
 import { getDb } from "~/platform/db/database.server";
 import {
@@ -82,7 +87,7 @@ export async function exportAccountData(viewer: Viewer, now = new Date()) {
       actualizadoEl: ticket.updatedAt.toISOString(),
       cerradoEl: ticket.closedAt?.toISOString() ?? null,
       mensajes: messages.map((message) => ({
-        autor: message.author === "staff" ? "Equipo de soporte" : "Tú",
+        autor: authorLabel(message.author, "customer"),
         texto: message.body,
         fecha: message.createdAt.toISOString(),
       })),

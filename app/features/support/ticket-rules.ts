@@ -67,6 +67,18 @@ export function ticketStatusLabel(status: string): string {
 export const activeTicketStatuses = ["open", "in_progress"] as const satisfies TicketStatus[];
 export const finishedTicketStatuses = ["resolved", "closed"] as const satisfies TicketStatus[];
 
+/** Who wrote a message, as each reader reads it: the customer reads 'Tú' for their own. */
+const authorLabels = {
+  customer: { customer: "Tú", staff: "Equipo de soporte" },
+  staff: { customer: "Cliente", staff: "Equipo de soporte" },
+} as const;
+
+export type TicketReader = keyof typeof authorLabels;
+
+export function authorLabel(author: "customer" | "staff", reader: TicketReader): string {
+  return authorLabels[reader][author];
+}
+
 /** A closed ticket takes no more messages; a resolved one may be reopened by writing. */
 export const acceptsMessages = (status: string) => status !== "closed";
 

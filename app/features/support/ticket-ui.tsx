@@ -2,6 +2,7 @@ import { AlarmClock } from "lucide-react";
 import type { ReactNode } from "react";
 import { formatDate } from "~/ui/dates";
 import { AttachmentList, type AttachmentItem } from "./support-ui";
+import { authorLabel, type TicketReader } from "./ticket-rules";
 
 /** A ticket past its first-response due time with no staff reply yet (the 24-hour promise). */
 export function OverdueBadge() {
@@ -25,12 +26,9 @@ export function FirstResponseDue({ dueAt, overdue }: { dueAt: Date | string; ove
   );
 }
 
-/** Who wrote a message, as staff read it (the customer reads 'Tú' for their own). */
-export const authorLabels = { customer: "Cliente", staff: "Equipo de soporte" } as const;
-
 export type ConversationMessage = {
   id: string;
-  author: keyof typeof authorLabels;
+  author: "customer" | "staff";
   body: string;
   createdAt: Date | string;
   /** Its files, shown as download links. */
@@ -38,14 +36,16 @@ export type ConversationMessage = {
 };
 
 /**
- * A ticket's conversation as staff read it, oldest first: each message says who wrote it and
- * when. `extra` adds something under a message (its files).
+ * A ticket's conversation, oldest first, as its customer or staff read it: each message says who
+ * wrote it and when, with its files. `extra` adds something under a message.
  */
 export function TicketConversation({
   messages,
+  reader,
   extra,
 }: {
   messages: readonly ConversationMessage[];
+  reader: TicketReader;
   extra?: (message: ConversationMessage) => ReactNode;
 }) {
   return (
@@ -61,7 +61,7 @@ export function TicketConversation({
             }`}
           >
             <p className="flex flex-wrap items-baseline justify-between gap-x-3 text-sm">
-              <span className="font-semibold text-ink">{authorLabels[message.author]}</span>
+              <span className="font-semibold text-ink">{authorLabel(message.author, reader)}</span>
               <time dateTime={new Date(message.createdAt).toISOString()} className="text-slate-600">
                 {formatDate(message.createdAt, "longDateTime")}
               </time>
