@@ -3,7 +3,7 @@ import type { ReactNode } from "react";
 import { Link } from "react-router";
 import { formatPrice, serviceCodeLabel } from "~/features/catalogue/services";
 import { purchaseStatusLabel } from "~/features/payments/purchase-status";
-import { OverdueBadge } from "~/features/support/staff-ticket-ui";
+import { OverdueBadge } from "~/features/support/ticket-ui";
 import { TicketPriorityBadge, TicketStatusBadge } from "~/features/support/support-ui";
 import { categoryLabel } from "~/features/support/ticket-rules";
 import { formatDate } from "~/ui/dates";
