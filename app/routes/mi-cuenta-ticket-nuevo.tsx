@@ -1,10 +1,8 @@
-import { ArrowLeft } from "lucide-react";
-import { Link, useNavigation } from "react-router";
+import { useNavigation } from "react-router";
 import type { Route } from "./+types/mi-cuenta-ticket-nuevo";
-import { accountTabPath } from "~/features/accounts/account-tabs";
 import { requireCustomer } from "~/features/accounts/session.server";
 import { pageMeta } from "~/features/seo/meta";
-import { AttachmentsField, SupportForm } from "~/features/support/support-ui";
+import { AttachmentsField, BackToSupport, SupportForm } from "~/features/support/support-ui";
 import {
   categoryLabel,
   newTicketSchema,
@@ -41,13 +39,7 @@ export default function NewTicket({ loaderData, actionData }: Route.ComponentPro
   const sending = useNavigation().state === "submitting";
   return (
     <section className="mx-auto max-w-2xl px-4 py-12 sm:px-6">
-      <Link
-        to={accountTabPath("soporte")}
-        className="inline-flex items-center gap-1 text-sm font-semibold text-brand-700 hover:underline"
-      >
-        <ArrowLeft className="size-4" aria-hidden />
-        Volver a Soporte
-      </Link>
+      <BackToSupport />
       <h1 className="mt-4 text-3xl font-bold tracking-tight">Nuevo ticket</h1>
       <p className="mt-2 text-slate-600">
         Cuéntanos qué necesitas. Te responderemos en menos de 24 horas.

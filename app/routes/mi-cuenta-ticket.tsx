@@ -1,11 +1,11 @@
-import { ArrowLeft, CheckCircle2 } from "lucide-react";
-import { Form, Link, useNavigation } from "react-router";
+import { CheckCircle2 } from "lucide-react";
+import { Form, useNavigation } from "react-router";
 import type { Route } from "./+types/mi-cuenta-ticket";
-import { accountTabPath } from "~/features/accounts/account-tabs";
 import { requireCustomer } from "~/features/accounts/session.server";
 import { pageMeta } from "~/features/seo/meta";
 import {
   AttachmentsField,
+  BackToSupport,
   SupportForm,
   TicketPriorityBadge,
   TicketStatusBadge,
@@ -48,13 +48,7 @@ export default function CustomerTicket({ loaderData, actionData }: Route.Compone
   const resolvable = (activeTicketStatuses as readonly string[]).includes(ticket.status);
   return (
     <section className="mx-auto max-w-3xl px-4 py-12 sm:px-6">
-      <Link
-        to={accountTabPath("soporte")}
-        className="inline-flex items-center gap-1 text-sm font-semibold text-brand-700 hover:underline"
-      >
-        <ArrowLeft className="size-4" aria-hidden />
-        Volver a Soporte
-      </Link>
+      <BackToSupport />
 
       <header className={`${cardClasses} mt-4`}>
         <p className="font-mono text-sm font-semibold text-slate-600">{ticket.ticketNumber}</p>

@@ -12,16 +12,19 @@ export type EditableProfile = {
   bio: string | null;
 };
 
+/** The columns of the fields a customer edits, read the same way everywhere. */
+const editableColumns = {
+  fullName: profiles.fullName,
+  phone: profiles.phone,
+  company: profiles.company,
+  bio: profiles.bio,
+};
+
 const noProfile: EditableProfile = { fullName: null, phone: null, company: null, bio: null };
 
 export async function profileOf(viewer: Viewer): Promise<EditableProfile> {
   const [profile] = await getDb()
-    .select({
-      fullName: profiles.fullName,
-      phone: profiles.phone,
-      company: profiles.company,
-      bio: profiles.bio,
-    })
+    .select(editableColumns)
     .from(profiles)
     .where(eq(profiles.id, viewer.id));
   return profile ?? noProfile;
@@ -58,12 +61,7 @@ export async function storeProfile(viewer: Viewer, edited: Record<keyof Editable
   ) as EditableProfile;
   await getDb().transaction(async (tx) => {
     const [before] = await tx
-      .select({
-        fullName: profiles.fullName,
-        phone: profiles.phone,
-        company: profiles.company,
-        bio: profiles.bio,
-      })
+      .select(editableColumns)
       .from(profiles)
       .where(eq(profiles.id, viewer.id))
       .for("update");

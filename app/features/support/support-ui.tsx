@@ -1,4 +1,5 @@
-import { Paperclip } from "lucide-react";
+import { ArrowLeft, Paperclip } from "lucide-react";
+import { accountTabPath } from "~/features/accounts/account-tabs";
 import { Link } from "react-router";
 import type { z } from "~/platform/validation/zod";
 import { formatDate } from "~/ui/dates";
@@ -201,5 +202,18 @@ export function AttachmentList({ attachments }: { attachments: readonly Attachme
         </li>
       ))}
     </ul>
+  );
+}
+
+/** The way back from a ticket page to Mi Cuenta's Soporte tab. */
+export function BackToSupport() {
+  return (
+    <Link
+      to={accountTabPath("soporte")}
+      className="inline-flex items-center gap-1 text-sm font-semibold text-brand-700 hover:underline"
+    >
+      <ArrowLeft className="size-4" aria-hidden />
+      Volver a Soporte
+    </Link>
   );
 }
