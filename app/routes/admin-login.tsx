@@ -1,4 +1,4 @@
-import { useNavigation } from "react-router";
+import { Link, useNavigation } from "react-router";
 import type { Route } from "./+types/admin-login";
 import { adminSignIn } from "~/features/accounts/account-actions.server";
 import { signInSchema } from "~/features/accounts/account-schemas";
@@ -29,7 +29,7 @@ export default function AdminLogin({ actionData }: Route.ComponentProps) {
         className="space-y-4"
         aria-label="Acceso de administración"
       >
-        <Field label="Usuario" name="email" type="email" autoComplete="username" required />
+        <Field label="Email" name="email" type="email" autoComplete="username" required />
         <Field
           label="Contraseña"
           name="password"
@@ -37,6 +37,11 @@ export default function AdminLogin({ actionData }: Route.ComponentProps) {
           autoComplete="current-password"
           required
         />
+        <div className="text-right text-sm">
+          <Link to="/recuperar-password" className="font-semibold text-brand-700 underline">
+            ¿Olvidaste tu contraseña?
+          </Link>
+        </div>
         <Button type="submit" size="lg" className="w-full" disabled={busy}>
           {busy ? "Entrando..." : "Iniciar Sesión"}
         </Button>

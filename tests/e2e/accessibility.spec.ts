@@ -66,7 +66,7 @@ test("the customer area has no serious or critical axe violations", async ({ pag
 
 test("the admin panel's tabs have no serious or critical axe violations", async ({ page }) => {
   await openPage(page, "/login");
-  await page.getByLabel("Usuario").fill("admin@verticedigital.es");
+  await page.getByLabel("Email").fill("admin@verticedigital.es");
   await page.getByLabel("Contraseña").fill("admin-password-e2e");
   await page.getByRole("button", { name: "Iniciar Sesión" }).click();
   await expect(page).toHaveURL(/\/admin$/);

@@ -166,7 +166,7 @@ test.describe("admin panel", () => {
     const customer = await createVerifiedCustomer(page);
     await page.context().clearCookies();
     await openPage(page, "/login");
-    await page.getByLabel("Usuario").fill(customer.email);
+    await page.getByLabel("Email").fill(customer.email);
     await page.getByLabel("Contraseña").fill(customer.password);
     await page.getByRole("button", { name: "Iniciar Sesión" }).click();
     await expect(page.getByRole("alert")).toContainText(
@@ -199,7 +199,7 @@ test.describe("admin panel", () => {
     page,
   }) => {
     await openPage(page, "/login");
-    await page.getByLabel("Usuario").fill("admin@verticedigital.es");
+    await page.getByLabel("Email").fill("admin@verticedigital.es");
     await page.getByLabel("Contraseña").fill("no-es-esta");
     await page.getByRole("button", { name: "Iniciar Sesión" }).click();
     await expect(page.getByRole("alert")).toContainText("Usuario o contraseña incorrectos");
@@ -225,7 +225,7 @@ test.describe("admin panel", () => {
 
     await openPage(page, "/admin/exportar?tab=consultas");
     await expect(page).toHaveURL(/\/login$/);
-    await page.getByLabel("Usuario").fill("admin@verticedigital.es");
+    await page.getByLabel("Email").fill("admin@verticedigital.es");
     await page.getByLabel("Contraseña").fill("admin-password-e2e");
     await page.getByRole("button", { name: "Iniciar Sesión" }).click();
     await expect(page).toHaveURL(/\/admin$/);

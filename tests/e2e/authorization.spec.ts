@@ -40,7 +40,7 @@ test.beforeAll(async ({ browser, baseURL }) => {
   await createVerifiedCustomer(otherPage);
   const adminPage = await browser.newPage();
   await openPage(adminPage, "/login");
-  await adminPage.getByLabel("Usuario").fill("admin@verticedigital.es");
+  await adminPage.getByLabel("Email").fill("admin@verticedigital.es");
   await adminPage.getByLabel("Contraseña").fill("admin-password-e2e");
   await adminPage.getByRole("button", { name: "Iniciar Sesión" }).click();
   await expect(adminPage).toHaveURL(/\/admin$/);

@@ -39,7 +39,7 @@ async function adminPage(browser: Browser) {
   const context = await browser.newContext();
   const page = await context.newPage();
   await openPage(page, "/login");
-  await page.getByLabel("Usuario").fill("admin@verticedigital.es");
+  await page.getByLabel("Email").fill("admin@verticedigital.es");
   await page.getByLabel("Contraseña").fill("admin-password-e2e");
   await page.getByRole("button", { name: "Iniciar Sesión" }).click();
   await expect(page).toHaveURL(/\/admin$/);
