@@ -1,5 +1,6 @@
 import { writeFileSync } from "node:fs";
 import { PGlite } from "@electric-sql/pglite";
+import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm";
 import { drizzle } from "drizzle-orm/pglite";
 import { migrate } from "drizzle-orm/pglite/migrator";
 
@@ -10,7 +11,7 @@ import { migrate } from "drizzle-orm/pglite/migrator";
  * saves time and never decides the schema.
  */
 export async function writePgliteTemplate(file: string, migrationsFolder: string) {
-  const client = new PGlite();
+  const client = new PGlite({ extensions: { pg_trgm } });
   try {
     await migrate(drizzle(client), { migrationsFolder });
     const dump = await client.dumpDataDir("gzip");

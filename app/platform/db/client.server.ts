@@ -1,6 +1,7 @@
 import path from "node:path";
 import { existsSync, mkdirSync, readFileSync } from "node:fs";
 import { PGlite } from "@electric-sql/pglite";
+import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm";
 import { sql } from "drizzle-orm";
 import { drizzle as drizzleNodePg } from "drizzle-orm/node-postgres";
 import { migrate as migrateNodePg } from "drizzle-orm/node-postgres/migrator";
@@ -86,13 +87,19 @@ function templateForNewDirectory(dataDir: string, template?: string): Blob | und
   return new Blob([readFileSync(template)]);
 }
 
+/** The extensions the migrations create (trigram search for the admin lists). */
+export const pgliteExtensions = { pg_trgm };
+
 function openPglite(dataDir: string | "memory", template?: string): DatabaseHandle {
   if (dataDir !== "memory") mkdirSync(dataDir, { recursive: true });
   // PGlite is single-process and single-connection: one instance per data directory.
   const client =
     dataDir === "memory"
-      ? new PGlite()
-      : new PGlite(dataDir, { loadDataDir: templateForNewDirectory(dataDir, template) });
+      ? new PGlite({ extensions: pgliteExtensions })
+      : new PGlite(dataDir, {
+          extensions: pgliteExtensions,
+          loadDataDir: templateForNewDirectory(dataDir, template),
+        });
   const db = drizzlePglite(client, { schema });
   return {
     db,

@@ -1,6 +1,9 @@
 import { sql } from "drizzle-orm";
 import {
+  type AnyPgColumn,
+  bigint,
   boolean,
+  date,
   customType,
   jsonb,
   index,
@@ -17,6 +20,32 @@ import {
 const createdAt = () =>
   timestamp("created_at", { withTimezone: true, mode: "date" }).notNull().defaultNow();
 
+/**
+ * The text an admin search looks in, one expression per table: the trigram index is built on it
+ * and the list queries filter on the same expression, so PostgreSQL can use the index for a
+ * "contains" search (ILIKE '%…%').
+ */
+type SearchColumn = AnyPgColumn;
+const joinedForSearch = (...columns: SearchColumn[]) =>
+  sql.join(
+    columns.map((column) => sql`coalesce(${column}, '')`),
+    sql.raw(` || ' ' || `),
+  );
+export const searchText = {
+  inquiries: (t: {
+    name: SearchColumn;
+    email: SearchColumn;
+    service: SearchColumn;
+    message: SearchColumn;
+  }) => sql`(${joinedForSearch(t.name, t.email, t.service, t.message)})`,
+  payments: (t: { customerEmail: SearchColumn; serviceName: SearchColumn }) =>
+    sql`(${joinedForSearch(t.customerEmail, t.serviceName)})`,
+  tickets: (t: { ticketNumber: SearchColumn; subject: SearchColumn }) =>
+    sql`(${joinedForSearch(t.ticketNumber, t.subject)})`,
+  customers: (t: { email: SearchColumn; name: SearchColumn }) =>
+    sql`(${joinedForSearch(t.email, t.name)})`,
+};
+
 /** Spec section 3: contact_inquiries (name, email, service code, message). */
 export const contactInquiries = pgTable(
   "contact_inquiries",
@@ -29,8 +58,23 @@ export const contactInquiries = pgTable(
     service: text("service").notNull(),
     message: text("message").notNull(),
     createdAt: createdAt(),
+    /** Set when staff mark the enquiry handled (answered or dealt with); null while pending. */
+    handledAt: timestamp("handled_at", { withTimezone: true, mode: "date" }),
+    handledBy: text("handled_by"),
   },
-  (table) => [index("contact_inquiries_created_at_idx").on(table.createdAt)],
+  (table) => [
+    index("contact_inquiries_created_at_idx").on(table.createdAt, table.id),
+    index("contact_inquiries_pending_idx")
+      .on(table.createdAt, table.id)
+      .where(sql`${table.handledAt} is null`),
+    index("contact_inquiries_handled_idx")
+      .on(table.createdAt, table.id)
+      .where(sql`${table.handledAt} is not null`),
+    index("contact_inquiries_search_idx").using(
+      "gin",
+      sql`${searchText.inquiries(table)} gin_trgm_ops`,
+    ),
+  ],
 );
 
 /**
@@ -102,7 +146,11 @@ export const users = pgTable(
     image: text("image"),
     ...timestamps,
   },
-  (table) => [uniqueIndex("users_email_idx").on(table.email)],
+  (table) => [
+    uniqueIndex("users_email_idx").on(table.email),
+    index("users_created_idx").on(table.createdAt, table.id),
+    index("users_email_search_idx").using("gin", sql`${table.email} gin_trgm_ops`),
+  ],
 );
 
 export const sessions = pgTable(
@@ -164,19 +212,28 @@ export const verifications = pgTable(
 );
 
 /** Spec section 3: one profile per user, created with the user. */
-export const profiles = pgTable("profiles", {
-  id: text("id")
-    .primaryKey()
-    .references(() => users.id, { onDelete: "cascade" }),
-  fullName: text("full_name"),
-  phone: text("phone"),
-  company: text("company"),
-  avatarUrl: text("avatar_url"),
-  bio: text("bio"),
-  email: text("email").notNull(),
-  emailConfirmed: boolean("email_confirmed").notNull().default(false),
-  ...timestamps,
-});
+export const profiles = pgTable(
+  "profiles",
+  {
+    id: text("id")
+      .primaryKey()
+      .references(() => users.id, { onDelete: "cascade" }),
+    fullName: text("full_name"),
+    phone: text("phone"),
+    company: text("company"),
+    avatarUrl: text("avatar_url"),
+    bio: text("bio"),
+    email: text("email").notNull(),
+    emailConfirmed: boolean("email_confirmed").notNull().default(false),
+    ...timestamps,
+  },
+  (table) => [
+    index("profiles_full_name_search_idx").using(
+      "gin",
+      sql`coalesce(${table.fullName}, '') gin_trgm_ops`,
+    ),
+  ],
+);
 
 /** Spec section 3: who is an administrator. Users can never write this table. */
 export const userRoles = pgTable(
@@ -240,8 +297,26 @@ export const payments = pgTable(
   },
   (table) => [
     uniqueIndex("payments_purchase_idx").on(table.purchaseId),
-    index("payments_created_idx").on(table.createdAt),
+    index("payments_created_idx").on(table.createdAt, table.id),
+    index("payments_status_created_idx").on(table.status, table.createdAt, table.id),
+    index("payments_search_idx").using("gin", sql`${searchText.payments(table)} gin_trgm_ops`),
   ],
+);
+
+/**
+ * Count and amount of payments per Madrid day and status, kept by a trigger on payments
+ * (migration 0006): the dashboard and the payment list's totals read a few thousand rows here
+ * instead of a million payments.
+ */
+export const paymentDayTotals = pgTable(
+  "payment_day_totals",
+  {
+    day: date("day", { mode: "string" }).notNull(),
+    status: text("status").notNull(),
+    payments: bigint("payments", { mode: "number" }).notNull(),
+    amount: bigint("amount", { mode: "number" }).notNull(),
+  },
+  (table) => [primaryKey({ columns: [table.day, table.status] })],
 );
 
 /** Spec section 3: customers with their totals, one row per billing e-mail. */
@@ -257,7 +332,11 @@ export const customers = pgTable(
     totalOrders: integer("total_orders").notNull().default(0),
     ...timestamps,
   },
-  (table) => [uniqueIndex("customers_email_idx").on(table.email)],
+  (table) => [
+    uniqueIndex("customers_email_idx").on(table.email),
+    index("customers_created_idx").on(table.createdAt, table.id),
+    index("customers_search_idx").using("gin", sql`${searchText.customers(table)} gin_trgm_ops`),
+  ],
 );
 
 /** Every provider event received, by its id: an id seen before is acknowledged and ignored. */
@@ -318,8 +397,12 @@ export const supportTickets = pgTable(
   (table) => [
     uniqueIndex("support_tickets_number_idx").on(table.ticketNumber),
     index("support_tickets_user_idx").on(table.userId, table.createdAt),
-    index("support_tickets_status_idx").on(table.status, table.createdAt),
-    index("support_tickets_created_idx").on(table.createdAt),
+    index("support_tickets_status_idx").on(table.status, table.createdAt, table.ticketNumber),
+    index("support_tickets_created_idx").on(table.createdAt, table.ticketNumber),
+    index("support_tickets_search_idx").using(
+      "gin",
+      sql`${searchText.tickets(table)} gin_trgm_ops`,
+    ),
   ],
 );
 
