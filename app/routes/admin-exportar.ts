@@ -1,6 +1,6 @@
 import type { Route } from "./+types/admin-exportar";
 import { requireAdmin } from "~/features/accounts/session.server";
-import { adminExport } from "~/features/admin/admin-data.server";
+import { adminExport } from "~/features/admin/admin-csv.server";
 
 export async function loader({ request }: Route.LoaderArgs) {
   await requireAdmin(request);

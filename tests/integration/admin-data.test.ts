@@ -35,6 +35,9 @@ const view = (
   search,
   status,
   order: "recientes",
+  page: 1,
+  pageSize: 25,
+  inquiryId: null,
 });
 
 describe("the admin lists", () => {

@@ -5,7 +5,8 @@ import { adminSignIn } from "~/features/accounts/account-actions.server";
 import { ensureAdmin } from "~/features/accounts/admin-accounts.server";
 import { getAuth } from "~/features/accounts/auth.server";
 import type { Viewer } from "~/features/accounts/session.server";
-import { adminExport, adminPanel } from "~/features/admin/admin-data.server";
+import { adminExport } from "~/features/admin/admin-csv.server";
+import { adminPanel } from "~/features/admin/admin-data.server";
 import {
   createTicketAction,
   customerTicketAction,

@@ -1,55 +1,47 @@
 import { describe, expect, it } from "vitest";
-import { adminCsv } from "./admin-csv.server";
+import { csvCell, csvFileName, csvHeader, csvLines } from "./admin-csv.server";
 
+/** An enquiry as the export's cursor gives it: dates in epoch milliseconds. */
 const inquiry = {
-  id: "0b6f3c1e-5d2a-4f8e-9c7b-1a2b3c4d5e6f",
   name: '=HYPERLINK("http://x")',
   email: "ana@example.com",
   service: "ia",
   message: 'Hola; "precio"\ny plazos',
-  createdAt: new Date("2026-11-22T09:05:00Z"),
+  createdAt: Date.parse("2026-11-22T09:05:00Z"),
+  handledAt: null,
 };
 
 describe("the admin CSV", () => {
-  it("is a semicolon CSV with a byte order mark, named after the tab and the day", () => {
-    const { fileName, body } = adminCsv(
-      { tab: "consultas", rows: [inquiry] },
-      new Date("2026-11-22T23:30:00Z"),
+  it("is a semicolon CSV with a byte order mark, named after the tab and the Madrid day", () => {
+    expect(csvHeader("consultas")).toBe("\uFEFFFecha;Nombre;Email;Servicio;Mensaje;Atendida\r\n");
+    // 23:30 UTC is already the next day in Madrid.
+    expect(csvFileName("consultas", new Date("2026-11-22T23:30:00Z"))).toBe(
+      "consultas-2026-11-23.csv",
     );
-    expect(fileName).toBe("consultas-2026-11-22.csv");
-    expect(body.startsWith("\uFEFFFecha;Nombre;Email;Servicio;Mensaje\r\n")).toBe(true);
-    expect(body.endsWith("\r\n")).toBe(true);
+    expect(csvLines("consultas", [inquiry]).endsWith("\r\n")).toBe(true);
   });
 
   it("quotes what needs quoting and never lets a cell become a formula", () => {
-    const { body } = adminCsv({ tab: "consultas", rows: [inquiry] }, new Date());
-    const row = body.split("\r\n")[1]!;
-    expect(row).toBe(
-      `22/11/26, 10:05;"'=HYPERLINK(""http://x"")";ana@example.com;Consultoría en IA;"Hola; ""precio""\ny plazos"`,
+    expect(csvLines("consultas", [inquiry])).toBe(
+      `22/11/26, 10:05;"'=HYPERLINK(""http://x"")";ana@example.com;Consultoría en IA;"Hola; ""precio""\ny plazos";No\r\n`,
     );
+    for (const start of ["=", "+", "-", "@"]) {
+      expect(csvCell(`${start}1+1`)).toBe(`'${start}1+1`);
+    }
+    expect(csvCell("\t=1")).toBe("'\t=1");
+    expect(csvCell("ana=1")).toBe("ana=1");
   });
 
   it("writes amounts with cents and statuses in Spanish", () => {
-    const { body } = adminCsv(
-      {
-        tab: "pagos",
-        rows: [
-          {
-            id: "p1",
-            purchaseId: "u1",
-            customerEmail: "ana@example.com",
-            serviceName: "Ciberseguridad",
-            amount: 44_900,
-            currency: "EUR",
-            status: "refunded",
-            createdAt: new Date("2026-11-22T09:05:00Z"),
-          },
-        ],
-      },
-      new Date(),
-    );
-    expect(body.split("\r\n")[1]).toBe(
-      "22/11/26, 10:05;ana@example.com;Ciberseguridad;449,00€;Reembolsado",
+    const row = {
+      createdAt: Date.parse("2026-11-22T09:05:00Z"),
+      customerEmail: "ana@example.com",
+      serviceName: "Ciberseguridad",
+      amount: 44_900,
+      status: "refunded",
+    };
+    expect(csvLines("pagos", [row])).toBe(
+      "22/11/26, 10:05;ana@example.com;Ciberseguridad;449,00€;Reembolsado\r\n",
     );
   });
 });

@@ -1,105 +1,236 @@
-import { and, asc, count, desc, eq, ilike, inArray, or, sql, sum, type SQL } from "drizzle-orm";
+import {
+  and,
+  asc,
+  count,
+  desc,
+  eq,
+  exists,
+  ilike,
+  inArray,
+  isNotNull,
+  isNull,
+  sql,
+  sum,
+  type SQL,
+} from "drizzle-orm";
 import { summaryColumns, ticketOverdueSql } from "~/features/support/tickets.server";
 import { activeTicketStatuses } from "~/features/support/ticket-rules";
+import type { PgTable } from "drizzle-orm/pg-core";
 import type { Database } from "~/platform/db/client.server";
 import { getDb } from "~/platform/db/database.server";
 import {
   contactInquiries,
   customers,
+  paymentDayTotals,
   payments,
   profiles,
+  searchText,
   supportTickets,
+  userRoles,
   users,
 } from "~/platform/db/schema";
-import { adminCsv } from "./admin-csv.server";
+import { SITE_TIME_ZONE } from "~/ui/dates";
 import {
   adminViewFrom,
   choiceIn,
+  inquiryFilters,
   paymentFilters,
   ticketFilters,
   type AdminListTab,
   type AdminView,
 } from "./admin-tabs";
 
-/** Enough rows for a small company's screen; the CSV holds the same rows. */
-const LIST_LIMIT = 500;
-
-/** A case-insensitive "contains" over the given columns; the search's own % and _ are literal. */
-function matching(search: string, columns: Parameters<typeof ilike>[0][]): SQL | undefined {
-  if (!search) return undefined;
-  const pattern = `%${search.replace(/[\\%_]/g, (character) => `\\${character}`)}%`;
-  return or(...columns.map((column) => ilike(column, pattern)));
-}
+/**
+ * A search counts its matches up to this many and then says "more than": an exact count of a
+ * common word over a million rows would read them all, and no one pages that far.
+ */
+export const SEARCH_COUNT_CAP = 10_000;
 
 /** Spec: the dashboard lists the 5 latest payments and the 5 latest tickets. */
 const DASHBOARD_LATEST = 5;
+/** The dashboard's chart: daily revenue and orders over this many days, today included. */
+export const CHART_DAYS = 90;
 
-export async function dashboardFigures(db: Database) {
-  const [[revenue], [userCount], [ticketCount], latestPayments, latestTickets] = await Promise.all([
+/** `ILIKE '%search%'` with the search's own `%`, `_` and `\` taken literally. */
+function containsPattern(search: string): string {
+  return `%${search.replace(/[\\%_]/g, (character) => `\\${character}`)}%`;
+}
+
+/** The filter each list applies for its search and status; `undefined` when there is none. */
+export const listFilters = {
+  consultas(_db: Database, { search, status }: AdminView): SQL | undefined {
+    const state = choiceIn(inquiryFilters, status);
+    return and(
+      state === "pending" ? isNull(contactInquiries.handledAt) : undefined,
+      state === "handled" ? isNotNull(contactInquiries.handledAt) : undefined,
+      search ? ilike(searchText.inquiries(contactInquiries), containsPattern(search)) : undefined,
+    );
+  },
+  pagos(_db: Database, { search, status }: AdminView): SQL | undefined {
+    const state = choiceIn(paymentFilters, status);
+    return and(
+      state === "all" ? undefined : eq(payments.status, state),
+      search ? ilike(searchText.payments(payments), containsPattern(search)) : undefined,
+    );
+  },
+  tickets(db: Database, { search, status }: Pick<AdminView, "search" | "status">) {
+    const state = choiceIn(ticketFilters, status);
+    return and(
+      state === "all" ? undefined : eq(supportTickets.status, state),
+      search ? ticketsMatching(db, search) : undefined,
+    );
+  },
+  usuarios(db: Database, { search }: AdminView): SQL | undefined {
+    if (!search) return undefined;
+    const pattern = containsPattern(search);
+    // Two indexed searches joined by UNION: an OR across the join could use neither index.
+    return inArray(
+      users.id,
+      db
+        .select({ id: users.id })
+        .from(users)
+        .where(ilike(users.email, pattern))
+        .union(
+          db
+            .select({ id: profiles.id })
+            .from(profiles)
+            .where(ilike(sql`coalesce(${profiles.fullName}, '')`, pattern)),
+        ),
+    );
+  },
+  clientes(_db: Database, { search }: AdminView): SQL | undefined {
+    return search ? ilike(searchText.customers(customers), containsPattern(search)) : undefined;
+  },
+};
+
+/** Tickets whose number or subject, or whose customer's address, contains `search`. */
+function ticketsMatching(db: Database, search: string): SQL {
+  const pattern = containsPattern(search);
+  return inArray(
+    supportTickets.id,
     db
-      .select({ cents: sum(payments.amount).mapWith(Number), orders: count() })
-      .from(payments)
-      .where(eq(payments.status, "completed")),
-    db.select({ users: count() }).from(users),
-    db
-      .select({ open: count() })
+      .select({ id: supportTickets.id })
       .from(supportTickets)
-      .where(inArray(supportTickets.status, [...activeTicketStatuses])),
-    db.select().from(payments).orderBy(desc(payments.createdAt)).limit(DASHBOARD_LATEST),
-    listTickets(db, { search: "", status: "all", order: "recientes" }, DASHBOARD_LATEST),
-  ]);
+      .where(ilike(searchText.tickets(supportTickets), pattern))
+      .union(
+        db
+          .select({ id: supportTickets.id })
+          .from(supportTickets)
+          .innerJoin(users, eq(users.id, supportTickets.userId))
+          .where(ilike(users.email, pattern)),
+      ),
+  );
+}
+
+export type Page = {
+  /** 1-based, never past the last page. */
+  number: number;
+  size: number;
+  /** Matching rows; with `totalCapped`, at least this many. */
+  total: number;
+  totalCapped: boolean;
+  pages: number;
+};
+
+type PageWindow = { limit: number; offset: number };
+
+function windowOf({ page, pageSize }: Pick<AdminView, "page" | "pageSize">): PageWindow {
+  return { limit: pageSize, offset: (page - 1) * pageSize };
+}
+
+/** How many rows `filter` matches: exact without a search, capped with one. */
+async function countRows(
+  db: Database,
+  table: PgTable,
+  filter: SQL | undefined,
+  searching: boolean,
+): Promise<RowCount> {
+  if (!searching) {
+    const [row] = await db.select({ total: count() }).from(table).where(filter);
+    return { total: row?.total ?? 0, capped: false };
+  }
+  const matches = db
+    .select({ one: sql<number>`1`.as("one") })
+    .from(table)
+    .where(filter)
+    .limit(SEARCH_COUNT_CAP + 1)
+    .as("matches");
+  const [row] = await db.select({ total: count() }).from(matches);
+  const total = row?.total ?? 0;
+  return total > SEARCH_COUNT_CAP
+    ? { total: SEARCH_COUNT_CAP, capped: true }
+    : { total, capped: false };
+}
+
+type RowCount = { total: number; capped: boolean };
+
+/** Without a search, payments are counted from the per-day totals: a few thousand rows. */
+async function countPayments(db: Database, view: AdminView): Promise<RowCount> {
+  if (view.search) return countRows(db, payments, listFilters.pagos(db, view), true);
+  const state = choiceIn(paymentFilters, view.status);
+  const [row] = await db
+    .select({ total: sum(paymentDayTotals.payments).mapWith(Number) })
+    .from(paymentDayTotals)
+    .where(state === "all" ? undefined : eq(paymentDayTotals.status, state));
+  return { total: row?.total ?? 0, capped: false };
+}
+
+function pageOf(view: AdminView, { total, capped }: RowCount): Page {
+  const pages = Math.max(1, Math.ceil(total / view.pageSize));
   return {
-    revenueCents: revenue?.cents ?? 0,
-    orders: revenue?.orders ?? 0,
-    users: userCount?.users ?? 0,
-    /** Open or in progress, as the spec counts active tickets. */
-    openTickets: ticketCount?.open ?? 0,
-    latestPayments,
-    latestTickets,
+    number: Math.min(view.page, pages),
+    size: view.pageSize,
+    total,
+    totalCapped: capped,
+    pages,
   };
 }
 
-export function listInquiries(db: Database, { search }: AdminView) {
+/*
+ * Each list reads its page in two steps: the ids of the page from an index in the list's order
+ * (an index-only scan, so a deep page skips index entries, not table rows), then those rows.
+ */
+
+function inquiryRows(db: Database, filter: SQL | undefined, { limit, offset }: PageWindow) {
+  const pageIds = db
+    .select({ id: contactInquiries.id })
+    .from(contactInquiries)
+    .where(filter)
+    .orderBy(desc(contactInquiries.createdAt), desc(contactInquiries.id))
+    .limit(limit)
+    .offset(offset);
   return db
     .select()
     .from(contactInquiries)
-    .where(
-      matching(search, [
-        contactInquiries.name,
-        contactInquiries.email,
-        contactInquiries.service,
-        contactInquiries.message,
-      ]),
-    )
-    .orderBy(desc(contactInquiries.createdAt))
-    .limit(LIST_LIMIT);
+    .where(inArray(contactInquiries.id, pageIds))
+    .orderBy(desc(contactInquiries.createdAt), desc(contactInquiries.id));
 }
 
-export function listPayments(db: Database, { search, ...view }: AdminView) {
-  const status = choiceIn(paymentFilters, view.status);
+function paymentRows(db: Database, filter: SQL | undefined, { limit, offset }: PageWindow) {
+  const pageIds = db
+    .select({ id: payments.id })
+    .from(payments)
+    .where(filter)
+    .orderBy(desc(payments.createdAt), desc(payments.id))
+    .limit(limit)
+    .offset(offset);
   return db
     .select()
     .from(payments)
-    .where(
-      and(
-        status === "all" ? undefined : eq(payments.status, status),
-        matching(search, [payments.customerEmail, payments.serviceName]),
-      ),
-    )
-    .orderBy(desc(payments.createdAt))
-    .limit(LIST_LIMIT);
+    .where(inArray(payments.id, pageIds))
+    .orderBy(desc(payments.createdAt), desc(payments.id));
 }
 
 /**
  * Tickets with their customer's address, newest first; or, for 'Vencidos primero', the overdue
  * ones first, the longest overdue at the top.
  */
-export function listTickets(
+function ticketRows(
   db: Database,
-  { search, order, ...view }: Pick<AdminView, "search" | "status" | "order">,
-  limit = LIST_LIMIT,
+  filter: SQL | undefined,
+  order: AdminView["order"],
+  { limit, offset }: PageWindow,
 ) {
-  const status = choiceIn(ticketFilters, view.status);
   const overdueFirst =
     order === "vencidos"
       ? [
@@ -107,6 +238,18 @@ export function listTickets(
           asc(sql`case when ${ticketOverdueSql} then ${supportTickets.firstResponseDueAt} end`),
         ]
       : [];
+  const ordering = [
+    ...overdueFirst,
+    desc(supportTickets.createdAt),
+    desc(supportTickets.ticketNumber),
+  ];
+  const pageNumbers = db
+    .select({ ticketNumber: supportTickets.ticketNumber })
+    .from(supportTickets)
+    .where(filter)
+    .orderBy(...ordering)
+    .limit(limit)
+    .offset(offset);
   return db
     .select({
       ...summaryColumns,
@@ -116,17 +259,18 @@ export function listTickets(
     })
     .from(supportTickets)
     .innerJoin(users, eq(users.id, supportTickets.userId))
-    .where(
-      and(
-        status === "all" ? undefined : eq(supportTickets.status, status),
-        matching(search, [supportTickets.ticketNumber, supportTickets.subject, users.email]),
-      ),
-    )
-    .orderBy(...overdueFirst, desc(supportTickets.createdAt), desc(supportTickets.ticketNumber))
-    .limit(limit);
+    .where(inArray(supportTickets.ticketNumber, pageNumbers))
+    .orderBy(...ordering);
 }
 
-export function listUsers(db: Database, { search }: AdminView) {
+function userRows(db: Database, filter: SQL | undefined, { limit, offset }: PageWindow) {
+  const pageIds = db
+    .select({ id: users.id })
+    .from(users)
+    .where(filter)
+    .orderBy(desc(users.createdAt), desc(users.id))
+    .limit(limit)
+    .offset(offset);
   return db
     .select({
       id: users.id,
@@ -134,34 +278,91 @@ export function listUsers(db: Database, { search }: AdminView) {
       fullName: profiles.fullName,
       emailVerified: users.emailVerified,
       createdAt: users.createdAt,
+      isAdmin: sql<boolean>`${exists(
+        db
+          .select({ one: sql`1` })
+          .from(userRoles)
+          .where(and(eq(userRoles.userId, users.id), eq(userRoles.role, "admin"))),
+      )}`.mapWith(Boolean),
     })
     .from(users)
     .leftJoin(profiles, eq(profiles.id, users.id))
-    .where(matching(search, [users.email, profiles.fullName]))
-    .orderBy(desc(users.createdAt))
-    .limit(LIST_LIMIT);
+    .where(inArray(users.id, pageIds))
+    .orderBy(desc(users.createdAt), desc(users.id));
 }
 
-export function listCustomers(db: Database, { search }: AdminView) {
+function customerRows(db: Database, filter: SQL | undefined, { limit, offset }: PageWindow) {
+  const pageIds = db
+    .select({ id: customers.id })
+    .from(customers)
+    .where(filter)
+    .orderBy(desc(customers.createdAt), desc(customers.id))
+    .limit(limit)
+    .offset(offset);
   return db
     .select()
     .from(customers)
-    .where(matching(search, [customers.email, customers.name]))
-    .orderBy(desc(customers.createdAt))
-    .limit(LIST_LIMIT);
+    .where(inArray(customers.id, pageIds))
+    .orderBy(desc(customers.createdAt), desc(customers.id));
+}
+
+/** A page of rows and where it sits in the list. */
+async function paged<Row>(
+  view: AdminView,
+  counting: Promise<RowCount>,
+  rowsAt: (window: PageWindow) => Promise<Row[]>,
+): Promise<{ rows: Row[]; page: Page }> {
+  const [rowCount, rows] = await Promise.all([counting, rowsAt(windowOf(view))]);
+  const page = pageOf(view, rowCount);
+  // An address past the last page (the list shrank, or a hand-made link) shows the last one.
+  if (page.number === view.page) return { rows, page };
+  return { rows: await rowsAt(windowOf({ ...view, page: page.number })), page };
+}
+
+async function listInquiries(db: Database, view: AdminView) {
+  const filter = listFilters.consultas(db, view);
+  return paged(view, countRows(db, contactInquiries, filter, Boolean(view.search)), (window) =>
+    inquiryRows(db, filter, window),
+  );
+}
+
+async function listPayments(db: Database, view: AdminView) {
+  const filter = listFilters.pagos(db, view);
+  return paged(view, countPayments(db, view), (window) => paymentRows(db, filter, window));
+}
+
+async function listTickets(db: Database, view: AdminView) {
+  const filter = listFilters.tickets(db, view);
+  return paged(view, countRows(db, supportTickets, filter, Boolean(view.search)), (window) =>
+    ticketRows(db, filter, view.order, window),
+  );
+}
+
+async function listUsers(db: Database, view: AdminView) {
+  const filter = listFilters.usuarios(db, view);
+  return paged(view, countRows(db, users, filter, Boolean(view.search)), (window) =>
+    userRows(db, filter, window),
+  );
+}
+
+async function listCustomers(db: Database, view: AdminView) {
+  const filter = listFilters.clientes(db, view);
+  return paged(view, countRows(db, customers, filter, Boolean(view.search)), (window) =>
+    customerRows(db, filter, window),
+  );
 }
 
 export type AdminLists = {
-  consultas: Awaited<ReturnType<typeof listInquiries>>;
-  pagos: Awaited<ReturnType<typeof listPayments>>;
-  tickets: Awaited<ReturnType<typeof listTickets>>;
-  usuarios: Awaited<ReturnType<typeof listUsers>>;
-  clientes: Awaited<ReturnType<typeof listCustomers>>;
+  consultas: Awaited<ReturnType<typeof inquiryRows>>;
+  pagos: Awaited<ReturnType<typeof paymentRows>>;
+  tickets: Awaited<ReturnType<typeof ticketRows>>;
+  usuarios: Awaited<ReturnType<typeof userRows>>;
+  clientes: Awaited<ReturnType<typeof customerRows>>;
 };
 
-/** The rows of a list tab, tagged with the tab so each keeps its own row type. */
+/** A page of a list tab, tagged with the tab so each keeps its own row type. */
 export type AdminListing = {
-  [Tab in AdminListTab]: { tab: Tab; rows: AdminLists[Tab] };
+  [Tab in AdminListTab]: { tab: Tab; rows: AdminLists[Tab]; page: Page };
 }[AdminListTab];
 
 export async function listTab(
@@ -170,40 +371,114 @@ export async function listTab(
 ): Promise<AdminListing> {
   switch (view.tab) {
     case "consultas":
-      return { tab: view.tab, rows: await listInquiries(db, view) };
+      return { tab: view.tab, ...(await listInquiries(db, view)) };
     case "pagos":
-      return { tab: view.tab, rows: await listPayments(db, view) };
+      return { tab: view.tab, ...(await listPayments(db, view)) };
     case "tickets":
-      return { tab: view.tab, rows: await listTickets(db, view) };
+      return { tab: view.tab, ...(await listTickets(db, view)) };
     case "usuarios":
-      return { tab: view.tab, rows: await listUsers(db, view) };
+      return { tab: view.tab, ...(await listUsers(db, view)) };
     case "clientes":
-      return { tab: view.tab, rows: await listCustomers(db, view) };
+      return { tab: view.tab, ...(await listCustomers(db, view)) };
   }
 }
 
-/** The admin panel at `url`: the dashboard, or the list of the tab in the address. */
+/** The dashboard's figures, all from SQL; revenue and orders count completed payments. */
+export async function dashboardFigures(db: Database) {
+  const latest = { limit: DASHBOARD_LATEST, offset: 0 };
+  const [[completed], [userCount], [ticketCount], latestPayments, latestTickets, daily] =
+    await Promise.all([
+      db
+        .select({
+          cents: sum(paymentDayTotals.amount).mapWith(Number),
+          orders: sum(paymentDayTotals.payments).mapWith(Number),
+        })
+        .from(paymentDayTotals)
+        .where(eq(paymentDayTotals.status, "completed")),
+      db.select({ users: count() }).from(users),
+      db
+        .select({ open: count() })
+        .from(supportTickets)
+        .where(inArray(supportTickets.status, [...activeTicketStatuses])),
+      paymentRows(db, undefined, latest),
+      ticketRows(db, undefined, "recientes", latest),
+      dailyRevenue(db),
+    ]);
+  const revenueCents = completed?.cents ?? 0;
+  const orders = completed?.orders ?? 0;
+  return {
+    revenueCents,
+    orders,
+    users: userCount?.users ?? 0,
+    /** Open or in progress, as the spec counts active tickets. */
+    openTickets: ticketCount?.open ?? 0,
+    /** Spec: completed revenue divided by the number of completed payments. */
+    averageOrderCents: orders > 0 ? Math.round(revenueCents / orders) : null,
+    latestPayments,
+    latestTickets,
+    daily,
+  };
+}
+
+export type DailyRevenue = { day: string; revenueCents: number; orders: number };
+
+/** Completed revenue and orders of each of the last CHART_DAYS Madrid days, oldest first. */
+async function dailyRevenue(db: Database): Promise<DailyRevenue[]> {
+  const today = sql.raw(`(now() at time zone '${SITE_TIME_ZONE}')::date`);
+  const firstDay = sql.raw(`(now() at time zone '${SITE_TIME_ZONE}')::date - ${CHART_DAYS - 1}`);
+  return db
+    .select({
+      day: sql<string>`to_char(days.day, 'YYYY-MM-DD')`,
+      revenueCents: sql<number>`coalesce(${paymentDayTotals.amount}, 0)`.mapWith(Number),
+      orders: sql<number>`coalesce(${paymentDayTotals.payments}, 0)`.mapWith(Number),
+    })
+    .from(sql`generate_series(${firstDay}, ${today}, interval '1 day') as days(day)`)
+    .leftJoin(
+      paymentDayTotals,
+      and(sql`${paymentDayTotals.day} = days.day::date`, eq(paymentDayTotals.status, "completed")),
+    )
+    .orderBy(sql`days.day`);
+}
+
+export type AdminInquiry = typeof contactInquiries.$inferSelect;
+
+async function inquiryById(db: Database, id: string): Promise<AdminInquiry | null> {
+  const [row] = await db.select().from(contactInquiries).where(eq(contactInquiries.id, id));
+  return row ?? null;
+}
+
+/**
+ * The admin panel at `url`: the dashboard, or a page of the list of the tab in the address,
+ * with the enquiry whose detail dialog is open.
+ */
 export async function adminPanel(url: URL) {
   const view = adminViewFrom(url);
   const db = getDb();
   if (view.tab === "dashboard")
-    return { view, dashboard: await dashboardFigures(db), listing: null };
-  return { view, dashboard: null, listing: await listTab(db, { ...view, tab: view.tab }) };
+    return { view, dashboard: await dashboardFigures(db), listing: null, inquiry: null };
+  const [listing, inquiry] = await Promise.all([
+    listTab(db, { ...view, tab: view.tab }),
+    view.inquiryId ? inquiryById(db, view.inquiryId) : null,
+  ]);
+  return { view: { ...view, page: listing.page.number }, dashboard: null, listing, inquiry };
 }
 
-/** The CSV of the admin tab in `url`, with the same search and filter as the screen. */
-export async function adminExport(url: URL): Promise<Response> {
-  const view = adminViewFrom(url);
-  if (view.tab === "dashboard") return new Response("Not Found", { status: 404 });
-  const { fileName, body } = adminCsv(
-    await listTab(getDb(), { ...view, tab: view.tab }),
-    new Date(),
-  );
-  return new Response(body, {
-    headers: {
-      "Content-Type": "text/csv; charset=utf-8",
-      "Content-Disposition": `attachment; filename="${fileName}"`,
-      "Cache-Control": "no-store",
-    },
-  });
+/** How many rows the list of `view` has: exact, or capped when searching. */
+export function countList(
+  db: Database,
+  view: AdminView & { tab: AdminListTab },
+): Promise<RowCount> {
+  const searching = Boolean(view.search);
+  switch (view.tab) {
+    case "consultas":
+      return countRows(db, contactInquiries, listFilters.consultas(db, view), searching);
+    case "pagos":
+      return countPayments(db, view);
+    case "tickets":
+      return countRows(db, supportTickets, listFilters.tickets(db, view), searching);
+    case "usuarios":
+      return countRows(db, users, listFilters.usuarios(db, view), searching);
+    case "clientes":
+      return countRows(db, customers, listFilters.clientes(db, view), searching);
+  }
 }

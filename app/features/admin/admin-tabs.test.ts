@@ -1,11 +1,19 @@
 import { describe, expect, it } from "vitest";
-import { adminViewFrom } from "./admin-tabs";
+import { adminQuery, adminViewFrom } from "./admin-tabs";
 
 const view = (query: string) => adminViewFrom(new URL(`https://example.com/admin${query}`));
 
 describe("the admin view in the address", () => {
   it("opens the dashboard by default and any known tab by name", () => {
-    expect(view("")).toEqual({ tab: "dashboard", search: "", status: "all", order: "recientes" });
+    expect(view("")).toEqual({
+      tab: "dashboard",
+      search: "",
+      status: "all",
+      order: "recientes",
+      page: 1,
+      pageSize: 25,
+      inquiryId: null,
+    });
     expect(view("?tab=pagos&estado=refunded&q=%20ana%20").tab).toBe("pagos");
     expect(view("?tab=pagos&estado=refunded&q=%20ana%20")).toMatchObject({
       search: "ana",
@@ -29,5 +37,32 @@ describe("the admin view in the address", () => {
   it("falls back on anything it does not know, and caps the search", () => {
     expect(view("?tab=secretos&estado=robado")).toMatchObject({ tab: "dashboard", status: "all" });
     expect(view(`?tab=consultas&q=${"x".repeat(500)}`).search).toHaveLength(100);
+  });
+
+  it("reads the page and its size, and refuses anything else", () => {
+    expect(view("?tab=pagos&pagina=3&por=100")).toMatchObject({ page: 3, pageSize: 100 });
+    for (const page of ["0", "-2", "1e3", "abc", "2.5", "99999999999"])
+      expect(view(`?tab=pagos&pagina=${page}`).page, page).toBeLessThanOrEqual(1_000_000);
+    expect(view("?tab=pagos&pagina=-2").page).toBe(1);
+    expect(view("?tab=pagos&pagina=abc").page).toBe(1);
+    expect(view("?tab=pagos&por=1000").pageSize).toBe(25);
+  });
+
+  it("opens an enquiry's dialog only on Consultas and only for an id", () => {
+    const id = "0b6f3c2e-4a1d-4e5f-9a7b-1c2d3e4f5a6b";
+    expect(view(`?tab=consultas&consulta=${id}`).inquiryId).toBe(id);
+    expect(view(`?tab=pagos&consulta=${id}`).inquiryId).toBeNull();
+    expect(view("?tab=consultas&consulta=1%20or%201=1").inquiryId).toBeNull();
+    expect(view("?tab=consultas&estado=handled").status).toBe("handled");
+  });
+});
+
+describe("the address of a view", () => {
+  it("keeps search, filter and size, and leaves out the defaults", () => {
+    const current = view("?tab=pagos&q=ana&estado=completed&pagina=4&por=50");
+    expect(adminQuery(current)).toBe("tab=pagos&q=ana&estado=completed&pagina=4&por=50");
+    expect(adminQuery(current, { page: 1 })).toBe("tab=pagos&q=ana&estado=completed&por=50");
+    expect(adminQuery(current, { paging: false })).toBe("tab=pagos&q=ana&estado=completed");
+    expect(adminQuery(view("?tab=tickets&orden=vencidos"))).toBe("tab=tickets&orden=vencidos");
   });
 });

@@ -29,6 +29,15 @@ export const paymentFilters = [
 
 export type PaymentFilter = (typeof paymentFilters)[number]["value"];
 
+/** Enquiries: every one, those waiting for an answer, those staff marked handled. */
+export const inquiryFilters = [
+  { value: "all", label: "Todas" },
+  { value: "pending", label: "Pendientes" },
+  { value: "handled", label: "Atendidas" },
+] as const;
+
+export type InquiryFilter = (typeof inquiryFilters)[number]["value"];
+
 /** The spec's ticket filter: all, open, in_progress, resolved, closed. */
 export const ticketFilters: readonly { value: "all" | TicketStatus; label: string }[] = [
   { value: "all", label: "Todos" },
@@ -47,6 +56,7 @@ type Choice<Value extends string> = { readonly value: Value; readonly label: str
 
 /** The status filter of each tab that has one. */
 const statusFilters: Partial<Record<AdminTab, readonly Choice<string>[]>> = {
+  consultas: inquiryFilters,
   pagos: paymentFilters,
   tickets: ticketFilters,
 };
@@ -63,10 +73,37 @@ export function choiceIn<Value extends string>(
   return (choices.find((choice) => choice.value === value) ?? choices[0]!).value;
 }
 
-/** `status` is "all" or one of the tab's filters; `order` only sorts the tickets. */
-export type AdminView = { tab: AdminTab; search: string; status: string; order: TicketOrder };
+/** Rows per page a list offers; the first is the default. */
+export const pageSizes = [25, 50, 100] as const;
+export type PageSize = (typeof pageSizes)[number];
+
+/**
+ * `status` is "all" or one of the tab's filters; `order` only sorts the tickets; `page` counts
+ * from 1; `inquiryId` is the enquiry whose detail dialog is open (Consultas).
+ */
+export type AdminView = {
+  tab: AdminTab;
+  search: string;
+  status: string;
+  order: TicketOrder;
+  page: number;
+  pageSize: PageSize;
+  inquiryId: string | null;
+};
 
 const SEARCH_MAX = 100;
+/** Far beyond any real list (a million rows at 25 a page is 40,000 pages); keeps OFFSET sane. */
+const PAGE_MAX = 1_000_000;
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+function pageFrom(value: string | null): number {
+  const page = /^\d{1,7}$/.test(value ?? "") ? Number(value) : 1;
+  return Math.min(Math.max(page, 1), PAGE_MAX);
+}
+
+function pageSizeFrom(value: string | null): PageSize {
+  return pageSizes.find((size) => String(size) === value) ?? pageSizes[0];
+}
 
 /** Reads the view from the address; anything unknown falls back to the default. */
 export function adminViewFrom(url: URL): AdminView {
@@ -79,5 +116,34 @@ export function adminViewFrom(url: URL): AdminView {
     search: (url.searchParams.get("q") ?? "").replaceAll("\u0000", "").trim().slice(0, SEARCH_MAX),
     status: filters ? choiceIn(filters, url.searchParams.get("estado")) : "all",
     order: choiceIn(ticketOrders, url.searchParams.get("orden")),
+    page: pageFrom(url.searchParams.get("pagina")),
+    pageSize: pageSizeFrom(url.searchParams.get("por")),
+    inquiryId: id === "consultas" ? uuidOrNull(url.searchParams.get("consulta")) : null,
   };
+}
+
+function uuidOrNull(value: string | null): string | null {
+  return value && UUID.test(value) ? value.toLowerCase() : null;
+}
+
+/**
+ * The query string of `view` with `changes` applied: the links of the pager, the dialog and
+ * the CSV export keep the search, filter and order on screen. Defaults are left out.
+ */
+export function adminQuery(
+  view: AdminView,
+  changes: Partial<Pick<AdminView, "page" | "pageSize" | "inquiryId">> & { paging?: false } = {},
+): string {
+  const next = { ...view, ...changes };
+  const query = new URLSearchParams({ tab: next.tab });
+  if (next.search) query.set("q", next.search);
+  if (next.status !== "all") query.set("estado", next.status);
+  if (next.tab === "tickets" && next.order !== ticketOrders[0].value)
+    query.set("orden", next.order);
+  if (changes.paging !== false) {
+    if (next.page > 1) query.set("pagina", String(next.page));
+    if (next.pageSize !== pageSizes[0]) query.set("por", String(next.pageSize));
+    if (next.inquiryId) query.set("consulta", next.inquiryId);
+  }
+  return query.toString();
 }
