@@ -1,0 +1,457 @@
+import { and, eq, sql } from "drizzle-orm";
+import { beforeAll, describe, expect, it } from "vitest";
+import { adminExport } from "~/features/admin/admin-csv.server";
+import { adminAction } from "~/features/admin/admin-actions.server";
+import { adminPanel, SEARCH_COUNT_CAP } from "~/features/admin/admin-data.server";
+import { grantAdmin, revokeAdmin } from "~/features/admin/admin-roles.server";
+import type { Viewer } from "~/features/accounts/session.server";
+import { getConfig } from "~/platform/config.server";
+import {
+  contactInquiries,
+  paymentDayTotals,
+  payments,
+  purchases,
+  userActivityLog,
+  userRoles,
+  users,
+} from "~/platform/db/schema";
+import { action as panelAction, loader as panelLoader } from "~/routes/admin";
+import { loader as exportLoader } from "~/routes/admin-exportar";
+import { action as ticketAction, loader as ticketLoader } from "~/routes/admin-ticket";
+import { formPost, signedInAdmin, signedInCustomer } from "../support/customer-session";
+import { setupTestDatabase } from "../support/test-database";
+
+const database = setupTestDatabase();
+const site = () => getConfig().siteUrl;
+
+let admin: { cookie: string; userId: string };
+let customer: { cookie: string; userId: string };
+
+beforeAll(async () => {
+  admin = await signedInAdmin("jefa@example.com");
+  customer = await signedInCustomer("cliente-panel@example.com");
+});
+
+const staff = (): Viewer => ({
+  id: admin.userId,
+  email: "jefa@example.com",
+  emailVerified: true,
+  createdAt: new Date().toISOString(),
+});
+
+/** What a route answers, thrown or returned. */
+async function answerOf(run: () => unknown): Promise<Response> {
+  try {
+    const answer = await run();
+    if (answer instanceof Response) return answer;
+    const init = (answer as { init?: ResponseInit }).init;
+    return new Response(JSON.stringify((answer as { data?: unknown }).data ?? answer), {
+      status: init?.status ?? 200,
+    });
+  } catch (thrown) {
+    if (thrown instanceof Response) return thrown;
+    throw thrown;
+  }
+}
+
+const get = (path: string, cookie = "") =>
+  new Request(`${site()}${path}`, {
+    headers: { Cookie: cookie, "Sec-Fetch-Site": "same-origin" },
+  });
+const context = { clientAddress: "192.0.2.9" } as never;
+
+describe("every admin loader and action", () => {
+  const ticketId = "0b6f3c2e-4a1d-4e5f-9a7b-1c2d3e4f5a6b";
+  const calls = {
+    "GET /admin": (cookie: string) =>
+      panelLoader({ request: get("/admin?tab=pagos", cookie), params: {}, context } as never),
+    "POST /admin": (cookie: string) =>
+      panelAction({
+        request: formPost(
+          "/admin?tab=usuarios",
+          { intent: "grant-admin", userId: customer.userId },
+          cookie,
+        ),
+        params: {},
+        context,
+      } as never),
+    "GET /admin/exportar": (cookie: string) =>
+      exportLoader({
+        request: get("/admin/exportar?tab=pagos", cookie),
+        params: {},
+        context,
+      } as never),
+    "GET /admin/tickets/:id": (cookie: string) =>
+      ticketLoader({
+        request: get(`/admin/tickets/${ticketId}`, cookie),
+        params: { ticketId },
+        context,
+      } as never),
+    "POST /admin/tickets/:id": (cookie: string) =>
+      ticketAction({
+        request: formPost(
+          `/admin/tickets/${ticketId}`,
+          { intent: "reply", message: "Hola, ya está." },
+          cookie,
+        ),
+        params: { ticketId },
+        context,
+      } as never),
+  };
+
+  for (const [index, [name, call]] of Object.entries(calls).entries()) {
+    it(`${name}: sends a visitor without a session to /login`, async () => {
+      const answer = await answerOf(() => call(""));
+      expect(answer.status).toBe(302);
+      expect(answer.headers.get("Location")).toBe("/login");
+    });
+
+    it(`${name}: refuses a signed-in customer, who is sent to /login`, async () => {
+      const { cookie } = await signedInCustomer(`intruso-${index}@example.com`, {
+        clientAddress: `192.0.2.${100 + index}`,
+      });
+      const answer = await answerOf(() => call(cookie));
+      expect(answer.status).toBe(302);
+      expect(answer.headers.get("Location")).toBe("/login");
+      // Nothing was granted on the way.
+      const roles = await database.db
+        .select()
+        .from(userRoles)
+        .where(eq(userRoles.userId, customer.userId));
+      expect(roles).toEqual([]);
+    });
+  }
+});
+
+describe("the administrator role", () => {
+  it("is never taken from the last administrator, nor by oneself", async () => {
+    const admins = await database.db.select().from(userRoles).where(eq(userRoles.role, "admin"));
+    expect(admins.map((row) => row.userId)).toEqual([admin.userId]);
+    // Someone else asking (a script, a stale page): the rule, not the guard, says no.
+    expect(await revokeAdmin(database.db, customer.userId, admin.userId)).toEqual({
+      ok: false,
+      reason: "lastAdmin",
+    });
+    expect(await revokeAdmin(database.db, admin.userId, admin.userId)).toEqual({
+      ok: false,
+      reason: "ownRole",
+    });
+    const answer = await answerOf(() =>
+      adminAction(
+        formPost(
+          "/admin?tab=usuarios",
+          { intent: "revoke-admin", userId: admin.userId },
+          admin.cookie,
+        ),
+        staff(),
+      ),
+    );
+    expect(answer.status).toBe(409);
+    expect(
+      await database.db.select().from(userRoles).where(eq(userRoles.userId, admin.userId)),
+    ).toHaveLength(1);
+  });
+
+  it("is granted only to a verified account, and both changes are logged", async () => {
+    const unverified = await signedInCustomer("sin-verificar@example.com", { verified: false });
+    expect(await grantAdmin(database.db, admin.userId, unverified.userId)).toEqual({
+      ok: false,
+      reason: "unverifiedAdmin",
+    });
+    const granted = await answerOf(() =>
+      adminAction(
+        formPost(
+          "/admin?tab=usuarios&q=cliente",
+          { intent: "grant-admin", userId: customer.userId },
+          admin.cookie,
+        ),
+        staff(),
+      ),
+    );
+    expect(granted.status).toBe(302);
+    expect(granted.headers.get("Location")).toBe("/admin?tab=usuarios&q=cliente");
+    const revoked = await answerOf(() =>
+      adminAction(
+        formPost(
+          "/admin?tab=usuarios",
+          { intent: "revoke-admin", userId: customer.userId },
+          admin.cookie,
+        ),
+        staff(),
+      ),
+    );
+    expect(revoked.status).toBe(302);
+    const log = await database.db
+      .select({ type: userActivityLog.activityType, metadata: userActivityLog.metadata })
+      .from(userActivityLog)
+      .where(eq(userActivityLog.userId, customer.userId));
+    expect(log.map((entry) => entry.type).sort()).toEqual([
+      "admin_role_granted",
+      "admin_role_revoked",
+    ]);
+    expect(log[0]!.metadata).toEqual({ by: admin.userId });
+    expect(
+      await database.db.select().from(userRoles).where(eq(userRoles.userId, customer.userId)),
+    ).toEqual([]);
+  });
+
+  it("survives two administrators removing each other at once: one always stays", async () => {
+    const pair = await Promise.all(
+      ["primera", "segunda"].map(async (name) => {
+        const [user] = await database.db
+          .insert(users)
+          .values({ id: `admin-${name}`, name, email: `${name}@example.com`, emailVerified: true })
+          .returning();
+        return user!.id;
+      }),
+    );
+    const [first, second] = pair as [string, string];
+    // Many rounds: without the lock, two revokes that read before either deletes leave none.
+    for (let round = 0; round < 25; round++) {
+      await database.db.delete(userRoles);
+      await database.db
+        .insert(userRoles)
+        .values(pair.map((userId) => ({ userId, role: "admin" as const })));
+      const results = await Promise.all([
+        revokeAdmin(database.db, first, second),
+        revokeAdmin(database.db, second, first),
+      ]);
+      expect(
+        results.filter((result) => !result.ok),
+        `round ${round}`,
+      ).toEqual([{ ok: false, reason: "lastAdmin" }]);
+      expect(await database.db.select().from(userRoles)).toHaveLength(1);
+    }
+    await database.db.delete(userRoles);
+    await database.db.insert(userRoles).values({ userId: admin.userId, role: "admin" });
+  });
+
+  it("refuses ids that are no account", async () => {
+    for (const userId of ["", "' or 1=1 --", "x".repeat(65)]) {
+      const answer = await answerOf(() =>
+        adminAction(formPost("/admin", { intent: "grant-admin", userId }, admin.cookie), staff()),
+      );
+      expect(answer.status, userId).toBe(400);
+    }
+    const missing = await answerOf(() =>
+      adminAction(
+        formPost("/admin", { intent: "grant-admin", userId: "no-existe" }, admin.cookie),
+        staff(),
+      ),
+    );
+    expect(missing.status).toBe(404);
+  });
+});
+
+describe("an enquiry's handled state", () => {
+  it("is set and cleared by staff, and filters the list", async () => {
+    const [inquiry] = await database.db
+      .insert(contactInquiries)
+      .values({
+        name: "Marta",
+        email: "marta@example.com",
+        service: "ia",
+        message: "¿Podéis ayudarme con IA?",
+      })
+      .returning();
+    const post = (intent: string, inquiryId = inquiry!.id) =>
+      answerOf(() =>
+        adminAction(
+          formPost(
+            `/admin?tab=consultas&consulta=${inquiryId}`,
+            { intent, inquiryId },
+            admin.cookie,
+          ),
+          staff(),
+        ),
+      );
+    const pendingBefore = await adminPanel(new URL(`${site()}/admin?tab=consultas&estado=pending`));
+    expect(pendingBefore.listing!.rows.map((row) => row.id)).toContain(inquiry!.id);
+
+    const handled = await post("inquiry-handled");
+    expect(handled.status).toBe(302);
+    expect(handled.headers.get("Location")).toBe(`/admin?tab=consultas&consulta=${inquiry!.id}`);
+    const [afterHandled] = await database.db
+      .select()
+      .from(contactInquiries)
+      .where(eq(contactInquiries.id, inquiry!.id));
+    expect(afterHandled!.handledBy).toBe(admin.userId);
+    expect(afterHandled!.handledAt).toBeInstanceOf(Date);
+
+    const handledList = await adminPanel(
+      new URL(`${site()}/admin?tab=consultas&estado=handled&consulta=${inquiry!.id}`),
+    );
+    expect(handledList.listing!.rows.map((row) => row.id)).toEqual([inquiry!.id]);
+    expect(handledList.inquiry!.id).toBe(inquiry!.id);
+
+    expect((await post("inquiry-pending")).status).toBe(302);
+    const [afterPending] = await database.db
+      .select()
+      .from(contactInquiries)
+      .where(eq(contactInquiries.id, inquiry!.id));
+    expect(afterPending!.handledAt).toBeNull();
+
+    expect((await post("inquiry-handled", "0b6f3c2e-4a1d-4e5f-9a7b-1c2d3e4f5a6b")).status).toBe(
+      404,
+    );
+    expect((await post("inquiry-handled", "no-es-un-id")).status).toBe(400);
+    expect((await post("borrar-todo")).status).toBe(400);
+  });
+});
+
+async function insertPayments(
+  count: number,
+  { email = "lote@example.com", status = "completed" } = {},
+) {
+  await database.db.execute(sql`
+    with made as (
+      insert into ${purchases} (user_id, service_id, service_name, price, status, provider, created_at)
+      select null, 4, 'Ciberseguridad', 44900, ${status}, 'simulated', now() - make_interval(mins => n)
+      from generate_series(1, ${count}) as n
+      returning id, created_at
+    )
+    insert into ${payments} (purchase_id, customer_email, service_name, amount, status, created_at)
+    select id, ${email}, 'Ciberseguridad', 44900, ${status}, created_at from made`);
+}
+
+describe("the lists at scale", () => {
+  it("page on the server with an exact total, and a page past the end shows the last", async () => {
+    await insertPayments(60, { email: "paginas@example.com", status: "failed" });
+    const page = (query: string) =>
+      adminPanel(new URL(`${site()}/admin?tab=pagos&estado=failed${query}`));
+    const third = await page("&pagina=3");
+    expect(third.listing!.page).toEqual({
+      number: 3,
+      size: 25,
+      total: 60,
+      totalCapped: false,
+      pages: 3,
+    });
+    expect(third.listing!.rows).toHaveLength(10);
+    const all = [
+      ...(await page("")).listing!.rows,
+      ...(await page("&pagina=2")).listing!.rows,
+      ...third.listing!.rows,
+    ].map((row) => row.id);
+    expect(new Set(all).size).toBe(60);
+    const beyond = await page("&pagina=999");
+    expect(beyond.listing!.page.number).toBe(3);
+    expect(beyond.view.page).toBe(3);
+    expect((await page("&por=50&pagina=2")).listing!.rows).toHaveLength(10);
+  });
+
+  it(`count a search up to ${SEARCH_COUNT_CAP} and then say "more than"`, async () => {
+    await insertPayments(SEARCH_COUNT_CAP + 5, { email: "muchos@example.com" });
+    const searched = await adminPanel(new URL(`${site()}/admin?tab=pagos&q=muchos`));
+    expect(searched.listing!.page).toMatchObject({ total: SEARCH_COUNT_CAP, totalCapped: true });
+    const exact = await adminPanel(new URL(`${site()}/admin?tab=pagos&q=paginas`));
+    expect(exact.listing!.page).toMatchObject({ total: 60, totalCapped: false });
+  });
+
+  it("keep the per-day totals in step with every payment change", async () => {
+    const totalsOf = async (status: string) => {
+      const [row] = await database.db
+        .select({
+          payments: sql<number>`coalesce(sum(${paymentDayTotals.payments}), 0)`.mapWith(Number),
+          amount: sql<number>`coalesce(sum(${paymentDayTotals.amount}), 0)`.mapWith(Number),
+        })
+        .from(paymentDayTotals)
+        .where(eq(paymentDayTotals.status, status));
+      const [live] = await database.db
+        .select({
+          payments: sql<number>`count(*)`.mapWith(Number),
+          amount: sql<number>`coalesce(sum(${payments.amount}), 0)`.mapWith(Number),
+        })
+        .from(payments)
+        .where(eq(payments.status, status as never));
+      return { kept: row, live };
+    };
+    await insertPayments(3, { email: "cambios@example.com", status: "pending" });
+    await database.db
+      .update(payments)
+      .set({ status: "completed" })
+      .where(and(eq(payments.customerEmail, "cambios@example.com")));
+    await database.db
+      .update(payments)
+      .set({ status: "refunded" })
+      .where(
+        eq(
+          payments.id,
+          sql`(select id from ${payments} where ${payments.customerEmail} = 'cambios@example.com' limit 1)`,
+        ),
+      );
+    for (const status of ["pending", "completed", "refunded", "failed"]) {
+      const { kept, live } = await totalsOf(status);
+      expect(kept, status).toEqual(live);
+    }
+    const { dashboard } = await adminPanel(new URL(`${site()}/admin`));
+    const completed = await totalsOf("completed");
+    expect(dashboard!.revenueCents).toBe(completed.live!.amount);
+    expect(dashboard!.orders).toBe(completed.live!.payments);
+    expect(dashboard!.averageOrderCents).toBe(
+      Math.round(completed.live!.amount / completed.live!.payments),
+    );
+    expect(dashboard!.daily).toHaveLength(90);
+    expect(dashboard!.daily.reduce((sum, day) => sum + day.orders, 0)).toBe(
+      completed.live!.payments,
+    );
+    expect(dashboard!.daily.at(-1)!.day).toBe(
+      new Intl.DateTimeFormat("en-CA", { timeZone: "Europe/Madrid" }).format(new Date()),
+    );
+  });
+});
+
+describe("the CSV export", () => {
+  it("streams exactly the filtered rows, with formulas neutralised", async () => {
+    await database.db.insert(contactInquiries).values(
+      ["=cmd|' /C calc'!A0", "+SUM(A1)", "-2+3", "@HYPERLINK(1)"].map((name) => ({
+        name,
+        email: "formula@example.com",
+        service: "otro",
+        message: "Un mensaje con fórmula en el nombre.",
+      })),
+    );
+    const response = await exportLoader({
+      request: get("/admin/exportar?tab=consultas&q=formula%40example", admin.cookie),
+      params: {},
+      context,
+    } as never);
+    expect(response.headers.get("X-Total-Rows")).toBe("4");
+    const lines = (await response.text())
+      .replace(/^\uFEFF/, "")
+      .trimEnd()
+      .split("\r\n");
+    expect(lines).toHaveLength(5);
+    for (const line of lines.slice(1)) expect(line.split(";")[1]).toMatch(/^"?'[=+\-@]/);
+
+    const payments = await adminExport(
+      new URL(`${site()}/admin/exportar?tab=pagos&estado=failed&q=paginas`),
+    );
+    const paymentLines = (await payments.text()).trimEnd().split("\r\n");
+    expect(paymentLines).toHaveLength(61);
+    expect(paymentLines.slice(1).every((line) => line.includes(";paginas@example.com;"))).toBe(
+      true,
+    );
+  });
+
+  it("streams a list larger than one cursor batch, all of it, in order", async () => {
+    const response = await adminExport(new URL(`${site()}/admin/exportar?tab=pagos&q=muchos`));
+    expect(response.headers.get("X-Total-Rows")).toBeNull();
+    const lines = (await response.text()).trimEnd().split("\r\n");
+    expect(lines).toHaveLength(SEARCH_COUNT_CAP + 5 + 1);
+  });
+
+  it("is refused to anyone but staff before a byte is read", async () => {
+    const answer = await answerOf(() =>
+      exportLoader({
+        request: get("/admin/exportar?tab=usuarios", customer.cookie),
+        params: {},
+        context,
+      } as never),
+    );
+    expect(answer.status).toBe(302);
+    expect(
+      await database.db.select().from(users).where(eq(users.id, customer.userId)),
+    ).toHaveLength(1);
+  });
+});
