@@ -267,7 +267,9 @@ export const authorizationMatrix: MatrixRow[] = [
     route: "admin",
     url: () => "/admin",
     get: adminOnly("page"),
-    post: everyone("noAction"),
+    // Staff's changes post here; a request naming no account is refused, nothing changes.
+    post: adminOnly("refused"),
+    form: () => ({ intent: "grant-admin", userId: "" }),
     endsSessions: true,
   },
   {
