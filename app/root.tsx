@@ -7,6 +7,7 @@ import {
   Outlet,
   Scripts,
   ScrollRestoration,
+  useMatches,
   useRouteError,
   useRouteLoaderData,
 } from "react-router";
@@ -40,6 +41,11 @@ export async function loader({ request }: Route.LoaderArgs) {
 export function Layout({ children }: { children: React.ReactNode }) {
   const nonce = useNonce();
   const data = useRouteLoaderData<typeof loader>("root");
+  // Pages with their own shell (the admin panel's `handle = { shell: "admin" }`) bring their own
+  // header, navigation and <main>: the site's header and footer are left out.
+  const ownShell = useMatches().some(
+    (match) => (match.handle as { shell?: string } | undefined)?.shell === "admin",
+  );
   return (
     <html lang="es">
       <head>
@@ -57,11 +63,17 @@ export function Layout({ children }: { children: React.ReactNode }) {
         >
           Saltar al contenido
         </a>
-        {data ? <SiteHeader brandName={data.site.brandName} viewer={data.viewer} /> : null}
-        <main id="contenido" className="flex-1">
-          {children}
-        </main>
-        {data ? <SiteFooter site={data.site} /> : null}
+        {data && ownShell ? (
+          children
+        ) : (
+          <>
+            {data ? <SiteHeader brandName={data.site.brandName} viewer={data.viewer} /> : null}
+            <main id="contenido" className="flex-1">
+              {children}
+            </main>
+            {data ? <SiteFooter site={data.site} /> : null}
+          </>
+        )}
         <CookieBanner />
         <ToastHost />
         <ScrollRestoration nonce={nonce} />

@@ -3,6 +3,7 @@ import { useState, type ReactNode } from "react";
 import { Link, useNavigation } from "react-router";
 import type { Route } from "./+types/admin-ticket";
 import { requireAdmin } from "~/features/accounts/session.server";
+import { AdminErrorPage, AdminShell, adminShellHandle } from "~/features/admin/admin-shell";
 import { pageMeta } from "~/features/seo/meta";
 import { FirstResponseDue, TicketConversation } from "~/features/support/ticket-ui";
 import {
@@ -35,6 +36,8 @@ export const meta: Route.MetaFunction = ({ matches, data }) =>
     noIndex: true,
   });
 
+export const handle = adminShellHandle;
+
 export async function loader({ request, params }: Route.LoaderArgs) {
   await requireAdmin(request);
   return staffTicketPage(params.ticketId);
@@ -43,6 +46,10 @@ export async function loader({ request, params }: Route.LoaderArgs) {
 export async function action({ request, params }: Route.ActionArgs) {
   const admin = await requireAdmin(request);
   return staffTicketAction(request, admin, params.ticketId);
+}
+
+export function ErrorBoundary() {
+  return <AdminErrorPage />;
 }
 
 type Intent = "reply" | "update";
@@ -61,7 +68,7 @@ export default function StaffTicket({ loaderData, actionData }: Route.ComponentP
   const answerFor = (intent: Intent) => (intent === lastIntent ? actionData : undefined);
 
   return (
-    <section className="mx-auto max-w-6xl px-4 py-10 sm:px-6">
+    <AdminShell current="tickets">
       <Link
         to="/admin?tab=tickets"
         className="inline-flex items-center gap-1 text-sm font-semibold text-brand-700 underline"
@@ -69,7 +76,7 @@ export default function StaffTicket({ loaderData, actionData }: Route.ComponentP
         <ArrowLeft className="size-4" aria-hidden />
         Volver a Tickets
       </Link>
-      <p className="mt-6 font-mono text-sm font-semibold text-slate-600">{ticket.ticketNumber}</p>
+      <p className="mt-5 font-mono text-sm font-semibold text-slate-600">{ticket.ticketNumber}</p>
       <h1 className="mt-1 text-2xl font-bold tracking-tight break-words sm:text-3xl">
         {ticket.subject}
       </h1>
@@ -99,7 +106,7 @@ export default function StaffTicket({ loaderData, actionData }: Route.ComponentP
           />
         </div>
       </div>
-    </section>
+    </AdminShell>
   );
 }
 

@@ -1,0 +1,199 @@
+import { LogOut, RefreshCw } from "lucide-react";
+import { useEffect, useRef, type ReactNode } from "react";
+import {
+  Form,
+  isRouteErrorResponse,
+  Link,
+  useLocation,
+  useRevalidator,
+  useRouteError,
+  useRouteLoaderData,
+} from "react-router";
+import { usePageViewer } from "~/features/accounts/page-viewer";
+import { ButtonLink } from "~/ui/button";
+import { adminTabs, type AdminTab } from "./admin-tabs";
+
+/**
+ * The staff's own layout (issue 14): the panel's sections always in reach, the signed-in staff
+ * member with 'Actualizar' and 'Salir', and no marketing header or footer. A route joins it with
+ * `export const handle = adminShellHandle` (the root layout then leaves out the site's header,
+ * footer and `<main>`) and renders its page inside `<AdminShell>`.
+ *
+ * At `lg` the sections are a sidebar; on a phone a bar of tabs that scrolls sideways and stays at
+ * the top of the screen while the page scrolls under it.
+ */
+export const adminShellHandle = { shell: "admin" } as const;
+
+/** The section an address belongs to: a ticket's page is part of Tickets. */
+function sectionOf(pathname: string, search: string): AdminTab {
+  if (pathname.startsWith("/admin/tickets")) return "tickets";
+  const tab = new URLSearchParams(search).get("tab");
+  return adminTabs.find((candidate) => candidate.id === tab)?.id ?? "dashboard";
+}
+
+export function sectionHref(tab: AdminTab): string {
+  return tab === "dashboard" ? "/admin" : `/admin?tab=${tab}`;
+}
+
+export function AdminShell({ current, children }: { current?: AdminTab; children: ReactNode }) {
+  const location = useLocation();
+  const section = current ?? sectionOf(location.pathname, location.search);
+  const brandName =
+    (useRouteLoaderData("root") as { site?: { brandName: string } } | undefined)?.site?.brandName ??
+    "";
+  return (
+    <div className="flex-1 bg-slate-50 lg:pl-64">
+      {/* On a phone the whole bar sticks with its first two rows (104 px) above the screen. */}
+      <header className="sticky -top-[6.5rem] z-30 bg-slate-900 text-slate-100 shadow-md lg:fixed lg:inset-y-0 lg:left-0 lg:flex lg:w-64 lg:flex-col lg:overflow-y-auto lg:shadow-none">
+        <div className="flex h-14 items-center gap-3 px-4 lg:h-auto lg:px-5 lg:pt-6">
+          <Link
+            to="/"
+            className="shrink-0 rounded-md"
+            aria-label={brandName ? `${brandName}, inicio` : "Inicio"}
+          >
+            <svg viewBox="0 0 32 32" className="size-8" aria-hidden="true">
+              <rect width="32" height="32" rx="8" className="fill-brand-600" />
+              <path
+                d="M8 10l8 13 8-13"
+                fill="none"
+                stroke="white"
+                strokeWidth="3"
+                strokeLinecap="round"
+                strokeLinejoin="round"
+              />
+            </svg>
+          </Link>
+          <div className="min-w-0 leading-tight">
+            {brandName ? <p className="truncate text-xs text-slate-400">{brandName}</p> : null}
+            <p className="truncate font-semibold text-white">Panel de Administración</p>
+          </div>
+        </div>
+        <StaffMember />
+        <SectionTabs current={section} />
+      </header>
+      <main
+        id="contenido"
+        tabIndex={-1}
+        className="mx-auto max-w-[96rem] min-w-0 px-4 py-6 focus:outline-none sm:px-6 lg:px-8 lg:py-8"
+      >
+        {children}
+      </main>
+    </div>
+  );
+}
+
+const barButton =
+  "inline-flex h-9 shrink-0 items-center gap-1.5 rounded-lg px-2.5 text-sm font-semibold text-slate-100 ring-1 ring-slate-600 ring-inset hover:bg-white/10 disabled:cursor-not-allowed disabled:opacity-70";
+
+/** Who is signed in, 'Actualizar' (loads the page's data again) and 'Salir'. */
+function StaffMember() {
+  const viewer = usePageViewer();
+  const { revalidate, state } = useRevalidator();
+  return (
+    <div className="flex h-12 items-center gap-2 border-t border-white/10 px-4 lg:mt-5 lg:h-auto lg:flex-col lg:items-stretch lg:gap-3 lg:border-y lg:px-5 lg:py-4">
+      <p className="min-w-0 flex-1 truncate text-sm text-slate-300" title={viewer?.email}>
+        <span className="sr-only">Sesión iniciada como </span>
+        {viewer?.email}
+      </p>
+      <div className="flex gap-2">
+        <button
+          type="button"
+          className={barButton}
+          onClick={() => void revalidate()}
+          disabled={state === "loading"}
+        >
+          <RefreshCw
+            className={`size-4 ${state === "loading" ? "animate-spin" : ""}`}
+            aria-hidden
+          />
+          Actualizar
+        </button>
+        <Form method="post" action="/cerrar-sesion">
+          <button type="submit" className={barButton}>
+            <LogOut className="size-4" aria-hidden />
+            Salir
+          </button>
+        </Form>
+      </div>
+    </div>
+  );
+}
+
+/** Links, not buttons: each section has its own address, and switching clears search and filter. */
+function SectionTabs({ current }: { current: AdminTab }) {
+  const list = useRef<HTMLUListElement>(null);
+  // On a phone the bar scrolls sideways: bring the current section into view.
+  useEffect(() => {
+    const bar = list.current;
+    const link = bar?.querySelector<HTMLElement>("[aria-current=page]");
+    if (!bar || !link || bar.scrollWidth <= bar.clientWidth) return;
+    bar.scrollLeft = link.offsetLeft - (bar.clientWidth - link.offsetWidth) / 2;
+  }, [current]);
+  return (
+    <nav aria-label="Secciones del panel" className="border-t border-white/10 lg:border-0">
+      <ul
+        ref={list}
+        className="flex gap-1 overflow-x-auto px-2 py-2 [scrollbar-width:thin] lg:flex-col lg:overflow-visible lg:px-3 lg:py-4"
+      >
+        {adminTabs.map((tab) => {
+          const active = tab.id === current;
+          return (
+            <li key={tab.id} className="shrink-0">
+              <Link
+                to={sectionHref(tab.id)}
+                aria-current={active ? "page" : undefined}
+                className={`block rounded-lg px-3 py-2 text-sm font-semibold whitespace-nowrap lg:py-2.5 ${
+                  active
+                    ? "bg-white text-slate-900"
+                    : "text-slate-300 hover:bg-white/10 hover:text-white"
+                }`}
+              >
+                {tab.label}
+              </Link>
+            </li>
+          );
+        })}
+      </ul>
+    </nav>
+  );
+}
+
+/** The admin routes' error page, inside the shell: a missing ticket, or anything unexpected. */
+export function AdminErrorPage() {
+  const error = useRouteError();
+  const missing = isRouteErrorResponse(error) && error.status === 404;
+  return (
+    <AdminShell>
+      <div className="mx-auto max-w-xl py-16 text-center">
+        <h1 className="text-2xl font-bold tracking-tight">
+          {missing ? "No encontrado" : "Algo ha salido mal"}
+        </h1>
+        <p className="mt-3 text-slate-600">
+          {missing
+            ? "Lo que buscas no existe o se ha borrado."
+            : "Ha ocurrido un error inesperado. Inténtalo de nuevo en unos minutos."}
+        </p>
+        <ButtonLink to="/admin" className="mt-8">
+          Volver al panel
+        </ButtonLink>
+      </div>
+    </AdminShell>
+  );
+}
+
+/** The title of each admin page and its optional line under it. */
+export function AdminPageHeader({
+  title,
+  children,
+}: {
+  title: ReactNode;
+  /** Actions on the right of the title (for example 'Exportar CSV'). */
+  children?: ReactNode;
+}) {
+  return (
+    <div className="flex flex-wrap items-center justify-between gap-3">
+      <h1 className="text-2xl font-bold tracking-tight text-ink">{title}</h1>
+      {children}
+    </div>
+  );
+}
