@@ -229,7 +229,7 @@ test.describe("admin panel", () => {
     await page.getByLabel("Contraseña").fill("admin-password-e2e");
     await page.getByRole("button", { name: "Iniciar Sesión" }).click();
     await expect(page).toHaveURL(/\/admin$/);
-    await expect(page.getByText("Ingresos")).toBeVisible();
+    await expect(page.getByRole("term").filter({ hasText: /^Ingresos$/ })).toBeVisible();
     await expect(page.getByRole("heading", { name: "Últimos pagos" })).toBeVisible();
 
     const sections = page.getByRole("navigation", { name: "Secciones del panel" });
@@ -239,12 +239,15 @@ test.describe("admin panel", () => {
     await page.getByRole("button", { name: "Buscar" }).click();
     const rows = page.locator("tbody tr");
     await expect(rows).toHaveCount(1);
-    await rows.getByText("Ver consulta").click();
-    await expect(rows.getByText("Quiero revisar la seguridad de mi tienda.")).toBeVisible();
-    await expect(rows.getByRole("link", { name: "Responder" })).toHaveAttribute(
+    await rows.getByRole("link", { name: "Ver" }).click();
+    const dialog = page.getByRole("dialog", { name });
+    await expect(dialog.getByText("Quiero revisar la seguridad de mi tienda.")).toBeVisible();
+    await expect(dialog.getByRole("link", { name: "Responder" })).toHaveAttribute(
       "href",
       /^mailto:visitante@example\.com\?subject=/,
     );
+    await dialog.getByRole("link", { name: "Cerrar" }).click();
+    await expect(dialog).toBeHidden();
 
     const download = page.waitForEvent("download");
     await page.getByRole("link", { name: "Exportar CSV" }).click();

@@ -1,17 +1,20 @@
-import { Mail } from "lucide-react";
+import { ShieldMinus, ShieldPlus } from "lucide-react";
 import type { ReactNode } from "react";
-import { Link } from "react-router";
+import { Form, Link, useNavigation } from "react-router";
 import { formatPrice, serviceCodeLabel } from "~/features/catalogue/services";
 import { purchaseStatusLabel } from "~/features/payments/purchase-status";
 import { OverdueBadge } from "~/features/support/ticket-ui";
 import { TicketPriorityBadge, TicketStatusBadge } from "~/features/support/support-ui";
 import { categoryLabel } from "~/features/support/ticket-rules";
+import { buttonClasses } from "~/ui/button";
 import { formatDate } from "~/ui/dates";
 import { DataTable } from "~/ui/data-table";
 import type { AdminListing } from "./admin-data.server";
 
 type PaymentRow = Extract<AdminListing, { tab: "pagos" }>["rows"][number];
 type TicketRow = Extract<AdminListing, { tab: "tickets" }>["rows"][number];
+type InquiryRow = Extract<AdminListing, { tab: "consultas" }>["rows"][number];
+type UserRow = Extract<AdminListing, { tab: "usuarios" }>["rows"][number];
 
 const NO_RESULTS = "No hay resultados.";
 
@@ -32,14 +35,16 @@ function Table({
       caption={caption}
       headers={headers}
       emptyText={empty ? NO_RESULTS : undefined}
-      className="mt-4"
+      className="mt-4 bg-white"
     >
       {children}
     </DataTable>
   );
 }
 
-const cellClasses = "px-4 py-3 align-top";
+const cellClasses = "px-4 py-2.5 align-top";
+
+const badgeClasses = "inline-flex items-center rounded-full px-2.5 py-0.5 text-xs font-semibold";
 
 export function PaymentsTable({ rows, caption }: { rows: PaymentRow[]; caption: string }) {
   return (
@@ -54,11 +59,13 @@ export function PaymentsTable({ rows, caption }: { rows: PaymentRow[]; caption: 
             {formatDate(payment.createdAt, "shortDateTime")}
           </td>
           <td className={cellClasses}>{payment.customerEmail}</td>
-          <td className={cellClasses}>{payment.serviceName}</td>
-          <td className={`${cellClasses} whitespace-nowrap`}>
+          <td className={`${cellClasses} min-w-40`}>{payment.serviceName}</td>
+          <td className={`${cellClasses} whitespace-nowrap tabular-nums`}>
             {formatPrice(payment.amount, { cents: "always" })}
           </td>
-          <td className={cellClasses}>{purchaseStatusLabel(payment.status)}</td>
+          <td className={`${cellClasses} whitespace-nowrap`}>
+            {purchaseStatusLabel(payment.status)}
+          </td>
         </tr>
       ))}
     </Table>
@@ -117,69 +124,163 @@ export function TicketsTable({ rows, caption }: { rows: TicketRow[]; caption: st
   );
 }
 
+/** An enquiry's state: waiting for an answer, or marked handled by staff. */
+export function InquiryStateBadge({ handled }: { handled: boolean }) {
+  return handled ? (
+    <span className={`${badgeClasses} bg-emerald-50 text-emerald-800 ring-1 ring-emerald-200`}>
+      Atendida
+    </span>
+  ) : (
+    <span className={`${badgeClasses} bg-amber-50 text-amber-900 ring-1 ring-amber-200`}>
+      Pendiente
+    </span>
+  );
+}
+
+/** The 'Ver' link of an enquiry's row, found again to take the focus back when its dialog closes. */
+export function inquiryLinkSelector(inquiryId: string): string {
+  return `a[data-inquiry-link="${CSS.escape(inquiryId)}"]`;
+}
+
+/**
+ * Enquiries: the customer's name over the address, the message cut to two lines, and 'Ver',
+ * which opens the detail dialog (its address is the list's with `consulta=<id>`).
+ */
+function InquiriesTable({
+  rows,
+  inquiryHref,
+}: {
+  rows: InquiryRow[];
+  inquiryHref: (inquiryId: string) => string;
+}) {
+  return (
+    <Table
+      caption="Consultas"
+      headers={["Fecha", "Cliente", "Servicio", "Mensaje", "Estado", "Detalle"]}
+      empty={rows.length === 0}
+    >
+      {rows.map((inquiry) => (
+        <tr key={inquiry.id} data-state={inquiry.handledAt ? "handled" : "pending"}>
+          <td className={`${cellClasses} whitespace-nowrap`}>
+            {formatDate(inquiry.createdAt, "shortDateTime")}
+          </td>
+          <td className={`${cellClasses} min-w-48`}>
+            <span className="font-medium text-ink">{inquiry.name}</span>
+            <span className="mt-0.5 block text-xs wrap-anywhere text-slate-600">
+              {inquiry.email}
+            </span>
+          </td>
+          <td className={`${cellClasses} min-w-32`}>{serviceCodeLabel(inquiry.service)}</td>
+          <td className={`${cellClasses} min-w-56`}>
+            <p className="line-clamp-2 max-w-md text-slate-700">{inquiry.message}</p>
+          </td>
+          <td className={cellClasses}>
+            <InquiryStateBadge handled={Boolean(inquiry.handledAt)} />
+          </td>
+          <td className={cellClasses}>
+            <Link
+              to={inquiryHref(inquiry.id)}
+              preventScrollReset
+              data-inquiry-link={inquiry.id}
+              className="font-semibold text-brand-700 underline"
+            >
+              Ver<span className="sr-only"> la consulta de {inquiry.name}</span>
+            </Link>
+          </td>
+        </tr>
+      ))}
+    </Table>
+  );
+}
+
+/**
+ * Users with their role, and the form that grants or revokes the admin role (the server keeps
+ * the last administrator). The form posts to the page's own address, so the list stays as it was.
+ */
+function UsersTable({ rows, selfId }: { rows: UserRow[]; selfId: string }) {
+  const navigation = useNavigation();
+  const changing =
+    navigation.state === "submitting" ? navigation.formData?.get("userId") : undefined;
+  return (
+    <Table
+      caption="Usuarios"
+      headers={["Alta", "Email", "Nombre", "Email verificado", "Rol", "Acciones"]}
+      empty={rows.length === 0}
+    >
+      {rows.map((user) => (
+        <tr key={user.id} data-role={user.isAdmin ? "admin" : "customer"}>
+          <td className={`${cellClasses} whitespace-nowrap`}>
+            {formatDate(user.createdAt, "shortDateTime")}
+          </td>
+          <td className={cellClasses}>{user.email}</td>
+          <td className={`${cellClasses} min-w-32`}>{user.fullName ?? "—"}</td>
+          <td className={cellClasses}>{user.emailVerified ? "Sí" : "No"}</td>
+          <td className={cellClasses}>
+            {user.isAdmin ? (
+              <span className={`${badgeClasses} bg-brand-50 text-brand-800 ring-1 ring-brand-200`}>
+                Administrador
+              </span>
+            ) : (
+              <span className={`${badgeClasses} bg-slate-100 text-slate-700 ring-1 ring-slate-200`}>
+                Cliente
+              </span>
+            )}
+          </td>
+          <td className={`${cellClasses} py-2`}>
+            {user.id === selfId ? (
+              // The server never lets staff revoke their own role.
+              <span className="text-slate-600">Tu cuenta</span>
+            ) : (
+              <Form method="post">
+                <input
+                  type="hidden"
+                  name="intent"
+                  value={user.isAdmin ? "revoke-admin" : "grant-admin"}
+                />
+                <input type="hidden" name="userId" value={user.id} />
+                <button
+                  type="submit"
+                  disabled={changing === user.id}
+                  className={buttonClasses({ variant: "secondary", size: "sm" })}
+                >
+                  {user.isAdmin ? (
+                    <ShieldMinus className="size-4" aria-hidden />
+                  ) : (
+                    <ShieldPlus className="size-4" aria-hidden />
+                  )}
+                  {user.isAdmin ? "Quitar administrador" : "Hacer administrador"}
+                  <span className="sr-only"> ({user.email})</span>
+                </button>
+              </Form>
+            )}
+          </td>
+        </tr>
+      ))}
+    </Table>
+  );
+}
+
 /** The rows of the list tab on screen. */
-export function AdminListingTable({ listing }: { listing: AdminListing }) {
+export function AdminListingTable({
+  listing,
+  selfId,
+  inquiryHref,
+}: {
+  listing: AdminListing;
+  /** The signed-in staff member: their own row offers no change of role. */
+  selfId: string;
+  /** The address of the list with an enquiry's dialog open. */
+  inquiryHref: (inquiryId: string) => string;
+}) {
   switch (listing.tab) {
     case "consultas":
-      return (
-        <Table
-          caption="Consultas"
-          headers={["Fecha", "Nombre", "Email", "Servicio", "Mensaje"]}
-          empty={listing.rows.length === 0}
-        >
-          {listing.rows.map((inquiry) => (
-            <tr key={inquiry.id}>
-              <td className={`${cellClasses} whitespace-nowrap`}>
-                {formatDate(inquiry.createdAt, "shortDateTime")}
-              </td>
-              <td className={cellClasses}>{inquiry.name}</td>
-              <td className={cellClasses}>{inquiry.email}</td>
-              <td className={cellClasses}>{serviceCodeLabel(inquiry.service)}</td>
-              <td className={cellClasses}>
-                {/* The spec's detail: customer, service, message and 'Responder'. */}
-                <details>
-                  <summary className="cursor-pointer font-semibold text-brand-700">
-                    Ver consulta
-                  </summary>
-                  <p className="mt-2 max-w-md whitespace-pre-line text-slate-700">
-                    {inquiry.message}
-                  </p>
-                  <a
-                    href={`mailto:${inquiry.email}?subject=${encodeURIComponent(`Re: tu consulta sobre ${serviceCodeLabel(inquiry.service)}`)}`}
-                    className="mt-2 inline-flex items-center gap-1 font-semibold text-brand-700 underline"
-                  >
-                    <Mail className="size-4" aria-hidden />
-                    Responder
-                  </a>
-                </details>
-              </td>
-            </tr>
-          ))}
-        </Table>
-      );
+      return <InquiriesTable rows={listing.rows} inquiryHref={inquiryHref} />;
     case "pagos":
       return <PaymentsTable rows={listing.rows} caption="Pagos" />;
     case "tickets":
       return <TicketsTable rows={listing.rows} caption="Tickets" />;
     case "usuarios":
-      return (
-        <Table
-          caption="Usuarios"
-          headers={["Alta", "Email", "Nombre", "Email verificado"]}
-          empty={listing.rows.length === 0}
-        >
-          {listing.rows.map((user) => (
-            <tr key={user.id}>
-              <td className={`${cellClasses} whitespace-nowrap`}>
-                {formatDate(user.createdAt, "shortDateTime")}
-              </td>
-              <td className={cellClasses}>{user.email}</td>
-              <td className={cellClasses}>{user.fullName ?? "—"}</td>
-              <td className={cellClasses}>{user.emailVerified ? "Sí" : "No"}</td>
-            </tr>
-          ))}
-        </Table>
-      );
+      return <UsersTable rows={listing.rows} selfId={selfId} />;
     case "clientes":
       return (
         <Table
@@ -191,8 +292,8 @@ export function AdminListingTable({ listing }: { listing: AdminListing }) {
             <tr key={customer.id}>
               <td className={cellClasses}>{customer.email}</td>
               <td className={cellClasses}>{customer.name ?? "—"}</td>
-              <td className={cellClasses}>{customer.totalOrders}</td>
-              <td className={`${cellClasses} whitespace-nowrap`}>
+              <td className={`${cellClasses} tabular-nums`}>{customer.totalOrders}</td>
+              <td className={`${cellClasses} whitespace-nowrap tabular-nums`}>
                 {formatPrice(customer.totalSpent, { cents: "always" })}
               </td>
             </tr>

@@ -1,0 +1,124 @@
+import { lazy, Suspense } from "react";
+import { formatPrice } from "~/features/catalogue/services";
+import { DataTable } from "~/ui/data-table";
+import { formatCount } from "~/ui/numbers";
+import { useHydrated } from "~/ui/use-hydrated";
+import { chartDay, chartSummary, type DailyPoint } from "./admin-chart-data";
+import { PaymentsTable, TicketsTable } from "./admin-tables";
+import type { ComponentProps } from "react";
+
+// recharts only in the browser and only here: its own chunk, fetched by the dashboard.
+const RevenueChart = lazy(() => import("./admin-chart"));
+
+type Figures = {
+  revenueCents: number;
+  orders: number;
+  users: number;
+  openTickets: number;
+  averageOrderCents: number | null;
+  latestPayments: ComponentProps<typeof PaymentsTable>["rows"];
+  latestTickets: ComponentProps<typeof TicketsTable>["rows"];
+  daily: readonly DailyPoint[];
+};
+
+const CHART_HEIGHT = "h-[300px]";
+
+/** The dashboard (spec: /admin): figures, the 90-day chart, the latest payments and tickets. */
+export function AdminDashboard({ figures }: { figures: Figures }) {
+  const cards = [
+    { label: "Ingresos", value: formatPrice(figures.revenueCents, { cents: "always" }) },
+    { label: "Pedidos", value: formatCount(figures.orders) },
+    { label: "Usuarios", value: formatCount(figures.users) },
+    { label: "Tickets abiertos", value: formatCount(figures.openTickets) },
+    {
+      label: "Ticket medio",
+      value:
+        figures.averageOrderCents === null
+          ? "—"
+          : formatPrice(figures.averageOrderCents, { cents: "always" }),
+    },
+  ];
+  return (
+    <>
+      <dl className="mt-6 grid grid-cols-2 gap-3 sm:gap-4 md:grid-cols-3 xl:grid-cols-5">
+        {cards.map((card) => (
+          <div
+            key={card.label}
+            className="min-w-0 rounded-xl bg-white p-4 shadow-sm ring-1 ring-slate-200 sm:p-5"
+          >
+            <dt className="text-sm text-slate-600">{card.label}</dt>
+            <dd className="mt-1 truncate text-xl font-bold text-ink sm:text-2xl">{card.value}</dd>
+          </div>
+        ))}
+      </dl>
+      <DailyChart daily={figures.daily} />
+      <div className="mt-10 grid gap-10 2xl:grid-cols-2">
+        <section aria-labelledby="ultimos-pagos">
+          <h2 id="ultimos-pagos" className="text-lg font-semibold">
+            Últimos pagos
+          </h2>
+          <PaymentsTable rows={figures.latestPayments} caption="Últimos pagos" />
+        </section>
+        <section aria-labelledby="ultimos-tickets">
+          <h2 id="ultimos-tickets" className="text-lg font-semibold">
+            Últimos tickets
+          </h2>
+          <TicketsTable rows={figures.latestTickets} caption="Últimos tickets" />
+        </section>
+      </div>
+    </>
+  );
+}
+
+/**
+ * The chart as one image named by a summary sentence; the same figures as a table in a
+ * disclosure (rendered by the server, so it is there without JavaScript). The chart itself is
+ * drawn in the browser once recharts has loaded.
+ */
+function DailyChart({ daily }: { daily: readonly DailyPoint[] }) {
+  const hydrated = useHydrated();
+  const placeholder = <div className={`${CHART_HEIGHT} animate-pulse rounded-lg bg-slate-100`} />;
+  return (
+    <section
+      aria-labelledby="grafico-ingresos"
+      className="mt-8 rounded-xl bg-white p-4 shadow-sm ring-1 ring-slate-200 sm:p-6"
+    >
+      <h2 id="grafico-ingresos" className="text-lg font-semibold">
+        Ingresos y pedidos (últimos {daily.length} días)
+      </h2>
+      <div role="img" aria-label={chartSummary(daily)} className={`mt-4 ${CHART_HEIGHT}`}>
+        {hydrated ? (
+          <Suspense fallback={placeholder}>
+            <RevenueChart daily={daily} />
+          </Suspense>
+        ) : (
+          placeholder
+        )}
+      </div>
+      <details className="mt-4">
+        <summary className="cursor-pointer text-sm font-semibold text-brand-700">
+          Ver los datos en una tabla
+        </summary>
+        <div className="max-h-96 overflow-y-auto">
+          <DataTable
+            caption="Ingresos y pedidos por día"
+            headers={["Día", "Ingresos", "Pedidos"]}
+            className="mt-3"
+          >
+            {[...daily].reverse().map((point) => (
+              <tr key={point.day}>
+                <td className="px-4 py-2 whitespace-nowrap">
+                  <time dateTime={point.day}>{chartDay(point.day, "medium")}</time>
+                </td>
+                <td className="px-4 py-2 whitespace-nowrap tabular-nums">
+                  {formatPrice(point.revenueCents, { cents: "always" })}
+                </td>
+                <td className="px-4 py-2 tabular-nums">{formatCount(point.orders)}</td>
+              </tr>
+            ))}
+          </DataTable>
+        </div>
+      </details>
+    </section>
+  );
+}
