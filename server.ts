@@ -24,6 +24,7 @@ import { closeDatabase, getDatabaseHandle } from "~/platform/db/database.server"
 import { expressRoutes } from "~/platform/http/express-routes";
 import { loadContextFrom } from "~/platform/http/load-context";
 import { requestLog } from "~/platform/http/request-log.server";
+import { redirectTrailingSlash } from "~/platform/http/trailing-slash.server";
 import { getLogger } from "~/platform/logger.server";
 import { getMailWorker } from "~/platform/mail/mailer.server";
 import { pruneFinishedMails } from "~/platform/mail/outbox.server";
@@ -61,6 +62,7 @@ export function createApp(config: AppConfig, { viteDevServer }: ServerOptions = 
   });
 
   app.use(requestLog(logger));
+  app.use(redirectTrailingSlash);
   // Better Auth reads the client address from this header: only ever our own value.
   app.use((req, _res, next) => {
     req.headers[CLIENT_ADDRESS_HEADER] = req.ip ?? req.socket.remoteAddress ?? "";
