@@ -1,11 +1,12 @@
 import { and, eq, sql } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
-import { adminExport } from "~/features/admin/admin-csv.server";
+import { adminExport, sqlShortDateTime } from "~/features/admin/admin-csv.server";
 import { adminAction } from "~/features/admin/admin-actions.server";
 import { adminPanel, SEARCH_COUNT_CAP } from "~/features/admin/admin-data.server";
 import { grantAdmin, revokeAdmin } from "~/features/admin/admin-roles.server";
 import type { Viewer } from "~/features/accounts/session.server";
 import { getConfig } from "~/platform/config.server";
+import { formatDate } from "~/ui/dates";
 import {
   contactInquiries,
   paymentDayTotals,
@@ -402,6 +403,24 @@ describe("the lists at scale", () => {
 });
 
 describe("the CSV export", () => {
+  it("writes dates exactly as the panel shows them, in summer and winter time", async () => {
+    const moments = [
+      "2026-01-02T08:05:00Z",
+      "2026-11-22T23:30:00Z",
+      "2026-03-29T00:59:00Z",
+      "2026-03-29T01:00:00Z",
+      "2026-10-25T00:59:00Z",
+      "2026-10-25T01:01:00Z",
+      "2027-12-31T23:59:59Z",
+    ];
+    for (const moment of moments) {
+      const [row] = await database.db
+        .select({ text: sqlShortDateTime(sql`${moment}::timestamptz`) })
+        .from(sql`(select 1) as one`);
+      expect(row!.text, moment).toBe(formatDate(moment, "shortDateTime"));
+    }
+  });
+
   it("streams exactly the filtered rows, with formulas neutralised", async () => {
     await database.db.insert(contactInquiries).values(
       ["=cmd|' /C calc'!A0", "+SUM(A1)", "-2+3", "@HYPERLINK(1)"].map((name) => ({

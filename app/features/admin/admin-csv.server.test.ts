@@ -1,13 +1,13 @@
 import { describe, expect, it } from "vitest";
 import { csvCell, csvFileName, csvHeader, csvLines } from "./admin-csv.server";
 
-/** An enquiry as the export's cursor gives it: dates in epoch milliseconds. */
+/** An enquiry as the export's cursor gives it: dates already formatted by the database. */
 const inquiry = {
   name: '=HYPERLINK("http://x")',
   email: "ana@example.com",
   service: "ia",
   message: 'Hola; "precio"\ny plazos',
-  createdAt: Date.parse("2026-11-22T09:05:00Z"),
+  createdAt: "22/11/26, 10:05",
   handledAt: null,
 };
 
@@ -34,7 +34,7 @@ describe("the admin CSV", () => {
 
   it("writes amounts with cents and statuses in Spanish", () => {
     const row = {
-      createdAt: Date.parse("2026-11-22T09:05:00Z"),
+      createdAt: "22/11/26, 10:05",
       customerEmail: "ana@example.com",
       serviceName: "Ciberseguridad",
       amount: 44_900,

@@ -22,24 +22,29 @@ import {
   users,
 } from "~/platform/db/schema";
 import { getLogger } from "~/platform/logger.server";
-import { formatDate, SITE_TIME_ZONE } from "~/ui/dates";
+import { SITE_TIME_ZONE } from "~/ui/dates";
 import { countList, listFilters } from "./admin-data.server";
 import { adminViewFrom, type AdminListTab, type AdminView } from "./admin-tabs";
 
 /** Rows fetched from the cursor at a time: big enough to be fast, small enough to stay lean. */
-const CURSOR_BATCH = 2_000;
+const CURSOR_BATCH = 5_000;
 
 /** A row as the cursor gives it: each value under its column's alias. */
 type RawRow = Record<string, unknown>;
 type Column = [header: string, value: (row: RawRow) => string];
 
 const text = (value: unknown) => (value == null ? "" : String(value));
-const when = (value: unknown) => formatDate(Number(value), "shortDateTime");
 const euros = (value: unknown) => formatPrice(Number(value), { cents: "always" });
 const yesNo = (value: unknown) => (value ? "Sí" : "No");
 
-/** Milliseconds since 1970 as a float: the same JavaScript number from both database drivers. */
-const epochMs = (column: AnyPgColumn) => sql`(extract(epoch from ${column}) * 1000)::float8`;
+/**
+ * A timestamp as the panel shows it (`formatDate(…, "shortDateTime")`: "2/1/26, 9:05", Madrid
+ * time), formatted by the database: at a million rows the Node process would spend a tenth of
+ * the export in Intl, while PostgreSQL does it on another core. A test holds both to the same
+ * text, summer and winter time included.
+ */
+export const sqlShortDateTime = (column: AnyPgColumn | SQLWrapper) =>
+  sql<string>`to_char(${column} at time zone ${sql.raw(`'${SITE_TIME_ZONE}'`)}, 'FMDD/FMMM/YY, FMHH24:MI')`;
 
 type CsvList = {
   columns: Column[];
@@ -57,23 +62,23 @@ function aliased(fields: Record<string, SQL | AnyPgColumn>) {
 const csvLists: Record<AdminListTab, CsvList> = {
   consultas: {
     columns: [
-      ["Fecha", (row) => when(row.createdAt)],
+      ["Fecha", (row) => text(row.createdAt)],
       ["Nombre", (row) => text(row.name)],
       ["Email", (row) => text(row.email)],
       ["Servicio", (row) => serviceCodeLabel(text(row.service))],
       ["Mensaje", (row) => text(row.message)],
-      ["Atendida", (row) => (row.handledAt == null ? "No" : when(row.handledAt))],
+      ["Atendida", (row) => (row.handledAt == null ? "No" : text(row.handledAt))],
     ],
     query: (db, view) =>
       db
         .select(
           aliased({
-            createdAt: epochMs(contactInquiries.createdAt),
+            createdAt: sqlShortDateTime(contactInquiries.createdAt),
             name: contactInquiries.name,
             email: contactInquiries.email,
             service: contactInquiries.service,
             message: contactInquiries.message,
-            handledAt: epochMs(contactInquiries.handledAt),
+            handledAt: sqlShortDateTime(contactInquiries.handledAt),
           }),
         )
         .from(contactInquiries)
@@ -82,7 +87,7 @@ const csvLists: Record<AdminListTab, CsvList> = {
   },
   pagos: {
     columns: [
-      ["Fecha", (row) => when(row.createdAt)],
+      ["Fecha", (row) => text(row.createdAt)],
       ["Email", (row) => text(row.customerEmail)],
       ["Servicio", (row) => text(row.serviceName)],
       ["Importe", (row) => euros(row.amount)],
@@ -92,7 +97,7 @@ const csvLists: Record<AdminListTab, CsvList> = {
       db
         .select(
           aliased({
-            createdAt: epochMs(payments.createdAt),
+            createdAt: sqlShortDateTime(payments.createdAt),
             customerEmail: payments.customerEmail,
             serviceName: payments.serviceName,
             amount: payments.amount,
@@ -111,8 +116,8 @@ const csvLists: Record<AdminListTab, CsvList> = {
       ["Prioridad", (row) => priorityLabel(row.priority as TicketPriority)],
       ["Estado", (row) => ticketStatusLabel(row.status as TicketStatus)],
       ["Cliente", (row) => text(row.customerEmail)],
-      ["Creado", (row) => when(row.createdAt)],
-      ["Responder antes de", (row) => when(row.firstResponseDueAt)],
+      ["Creado", (row) => text(row.createdAt)],
+      ["Responder antes de", (row) => text(row.firstResponseDueAt)],
       ["Vencido", (row) => yesNo(row.overdue)],
     ],
     query: (db, view) =>
@@ -125,8 +130,8 @@ const csvLists: Record<AdminListTab, CsvList> = {
             priority: supportTickets.priority,
             status: supportTickets.status,
             customerEmail: users.email,
-            createdAt: epochMs(supportTickets.createdAt),
-            firstResponseDueAt: epochMs(supportTickets.firstResponseDueAt),
+            createdAt: sqlShortDateTime(supportTickets.createdAt),
+            firstResponseDueAt: sqlShortDateTime(supportTickets.firstResponseDueAt),
             overdue: ticketOverdueSql,
           }),
         )
@@ -137,7 +142,7 @@ const csvLists: Record<AdminListTab, CsvList> = {
   },
   usuarios: {
     columns: [
-      ["Alta", (row) => when(row.createdAt)],
+      ["Alta", (row) => text(row.createdAt)],
       ["Email", (row) => text(row.email)],
       ["Nombre", (row) => text(row.fullName)],
       ["Email verificado", (row) => yesNo(row.emailVerified)],
@@ -147,7 +152,7 @@ const csvLists: Record<AdminListTab, CsvList> = {
       db
         .select(
           aliased({
-            createdAt: epochMs(users.createdAt),
+            createdAt: sqlShortDateTime(users.createdAt),
             email: users.email,
             fullName: profiles.fullName,
             emailVerified: users.emailVerified,
@@ -260,16 +265,31 @@ function cursorStream(
         controller.enqueue(encoder.encode(text.first));
         db.transaction(
           async (tx) => {
+            // Plan for reading every row, not for the first ones (a cursor's default).
+            await tx.execute(sql`set local cursor_tuple_fraction = 1`);
             await tx.execute(sql`declare admin_export no scroll cursor for ${query}`);
+            const fetchBatch = async () =>
+              (
+                (await tx.execute(
+                  sql.raw(`fetch ${CURSOR_BATCH} from admin_export`),
+                )) as unknown as {
+                  rows: RawRow[];
+                }
+              ).rows;
+            let next = fetchBatch();
             for (;;) {
-              const { rows } = (await tx.execute(
-                sql.raw(`fetch ${CURSOR_BATCH} from admin_export`),
-              )) as unknown as { rows: RawRow[] };
+              const rows = await next;
+              const more = rows.length === CURSOR_BATCH;
+              // The database reads the next batch while this one is turned into text.
+              if (more) next = fetchBatch();
               if (rows.length > 0) controller.enqueue(encoder.encode(text.lines(rows)));
-              if (rows.length < CURSOR_BATCH) return;
-              // Backpressure: the next batch waits until the client has read this one.
+              if (!more) return;
+              // Backpressure: no batch beyond the next until the client has read this one.
               while (!cancelled && (controller.desiredSize ?? 0) <= 0) await readerWants();
-              if (cancelled) return;
+              if (cancelled) {
+                await next;
+                return;
+              }
             }
           },
           { isolationLevel: "repeatable read", accessMode: "read only" },
