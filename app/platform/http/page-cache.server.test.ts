@@ -1,7 +1,13 @@
+import { createHash } from "node:crypto";
 import type { AddressInfo } from "node:net";
+import compression from "compression";
 import express from "express";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { privateWhenPersonal } from "./page-cache.server";
+import {
+  createPageCache,
+  PUBLIC_PAGE_CACHE_CONTROL,
+  privateWhenPersonal,
+} from "./page-cache.server";
 
 let base = "";
 let close: () => void = () => undefined;
@@ -48,5 +54,157 @@ describe("pages served to a signed-in visitor", () => {
 
   it("include an answer that sets a cookie, such as a sign-in", async () => {
     expect(await cacheControl("/formulario", { method: "POST" })).toBe("private, no-store");
+  });
+});
+
+describe("public pages through the page cache", () => {
+  let cacheBase = "";
+  let closeCache: () => void = () => undefined;
+
+  beforeAll(async () => {
+    const app = express();
+    // As React Router's handler, which writes its answers without Express's own ETag.
+    app.set("etag", false);
+    const cache = createPageCache({
+      paths: ["/", "/saludo", "/galleta", "/azar"],
+      isProduction: true,
+    });
+    app.use(cache.serve);
+    app.use(compression());
+    app.use(privateWhenPersonal);
+    app.use(cache.capture);
+    app.get("/", (_req, res) => {
+      res.type("html").send(`<p>${"portada ".repeat(200)}</p><script>1</script>`);
+    });
+    app.get("/saludo", (_req, res) => {
+      res.type("html").send(`<p>${"hola ".repeat(200)}</p>`);
+    });
+    // Every render differs, as each carries its own nonce.
+    app.get("/azar", (_req, res) => {
+      const words = Array.from({ length: 8_000 }, () => Math.random().toString(36).slice(2, 7));
+      res.type("html").send(`<p>${words.join(" ")}</p>`);
+    });
+    // A public page whose render sets a cookie (a flash being cleared, say).
+    app.get("/galleta", (_req, res) => {
+      res.cookie("vd_flash", "", { maxAge: 0 }).type("html").send("<p>galleta</p>");
+    });
+    const server = app.listen(0, "127.0.0.1");
+    await new Promise((resolve) => server.once("listening", resolve));
+    cacheBase = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    closeCache = () => server.close();
+  });
+
+  afterAll(() => closeCache());
+
+  /** node:http, so that nothing decodes the body or adds headers of its own. */
+  async function get(path: string, headers: Record<string, string> = {}) {
+    const { request } = await import("node:http");
+    return new Promise<{ status: number; headers: Record<string, string>; body: Buffer }>(
+      (resolve, reject) => {
+        const req = request(`${cacheBase}${path}`, { headers }, (res) => {
+          const chunks: Buffer[] = [];
+          res.on("data", (chunk: Buffer) => chunks.push(chunk));
+          res.on("end", () =>
+            resolve({
+              status: res.statusCode ?? 0,
+              headers: res.headers as Record<string, string>,
+              body: Buffer.concat(chunks),
+            }),
+          );
+        });
+        req.on("error", reject);
+        req.end();
+      },
+    );
+  }
+
+  async function cached(path: string, headers: Record<string, string> = {}) {
+    await get(path);
+    await expect.poll(async () => (await get(path)).headers["x-page-cache"]).toBe("hit");
+    return get(path, headers);
+  }
+
+  it("leave the first render, whose bytes are not the cached ones, unmarked", async () => {
+    const first = await get("/saludo", { "accept-encoding": "gzip" });
+    expect(first.headers["x-page-cache"]).toBeUndefined();
+    expect(first.headers["cache-control"]).toBeUndefined();
+    expect(first.headers.etag).toBeUndefined();
+  });
+
+  it("carry a strong ETag of the exact bytes of each encoding", async () => {
+    const variants = await Promise.all(
+      ["br", "gzip", "identity"].map((encoding) => cached("/", { "accept-encoding": encoding })),
+    );
+    for (const answer of variants) {
+      expect(answer.status).toBe(200);
+      expect(answer.headers["cache-control"]).toBe(
+        "public, max-age=0, s-maxage=60, stale-while-revalidate=600",
+      );
+      expect(answer.headers.vary).toBe("Accept-Encoding, Cookie");
+      const hash = createHash("sha256").update(answer.body).digest("base64url").slice(0, 32);
+      expect(answer.headers.etag).toBe(`"${hash}"`);
+    }
+    expect(new Set(variants.map((answer) => answer.headers.etag)).size).toBe(3);
+    expect(variants.map((answer) => answer.headers["content-encoding"])).toEqual([
+      "br",
+      "gzip",
+      undefined,
+    ]);
+    // `br;q=0` refuses brotli.
+    expect(
+      (await get("/", { "accept-encoding": "br;q=0, gzip" })).headers["content-encoding"],
+    ).toBe("gzip");
+  });
+
+  it("answer 304 without a body to a matching If-None-Match", async () => {
+    const { headers } = await cached("/", { "accept-encoding": "br" });
+    for (const ifNoneMatch of [
+      headers.etag!,
+      `W/${headers.etag}`,
+      `"otro", ${headers.etag}`,
+      "*",
+    ]) {
+      const again = await get("/", { "accept-encoding": "br", "if-none-match": ifNoneMatch });
+      expect(again.status).toBe(304);
+      expect(again.body.length).toBe(0);
+      expect(again.headers.etag).toBe(headers.etag);
+      expect(again.headers["cache-control"]).toBe(PUBLIC_PAGE_CACHE_CONTROL);
+    }
+    // Another encoding's tag does not match: those are other bytes.
+    const gzip = await get("/", { "accept-encoding": "gzip", "if-none-match": headers.etag! });
+    expect(gzip.status).toBe(200);
+    expect(gzip.body.length).toBeGreaterThan(0);
+  });
+
+  it("keep the first stored render when several misses race, so the ETag never changes", async () => {
+    await Promise.all(Array.from({ length: 8 }, () => get("/azar", { "accept-encoding": "br" })));
+    // The first stored render, as soon as there is one.
+    let first = await get("/azar", { "accept-encoding": "br" });
+    while (first.headers["x-page-cache"] !== "hit")
+      first = await get("/azar", { "accept-encoding": "br" });
+    const { headers } = first;
+    for (let check = 0; check < 20; check++) {
+      await new Promise((resolve) => setTimeout(resolve, 10));
+      expect((await get("/azar", { "accept-encoding": "br" })).headers.etag).toBe(headers.etag);
+    }
+  });
+
+  it("are private, without ETag, to a signed-in visitor or one with a flash", async () => {
+    await cached("/");
+    for (const cookie of ["vd.session_token=abc", "__Secure-vd.session_token=abc", "vd_flash=x"]) {
+      const personal = await get("/", { cookie });
+      expect(personal.headers["cache-control"]).toBe("private, no-store");
+      expect(personal.headers.etag).toBeUndefined();
+      expect(personal.headers["x-page-cache"]).toBeUndefined();
+    }
+  });
+
+  it("are never public when their render sets a cookie", async () => {
+    for (let attempt = 0; attempt < 3; attempt++) {
+      const answer = await get("/galleta");
+      expect(answer.headers["set-cookie"]).toBeDefined();
+      expect(answer.headers["cache-control"]).toBe("private, no-store");
+      expect(answer.headers["x-page-cache"]).toBeUndefined();
+    }
   });
 });

@@ -3,14 +3,30 @@ import { promisify } from "node:util";
 import { brotliCompress, constants, gzip } from "node:zlib";
 import type { Request, RequestHandler, Response } from "express";
 import { contentSecurityPolicy } from "../security/headers.server";
+import { negotiateEncoding } from "./precompressed-static.server";
 
 /**
  * Public pages for anonymous visitors are the same for everyone: the first render is kept in
  * memory, compressed once at high quality, and served from there until the process restarts
  * (every deploy starts empty). Cached HTML cannot carry a fresh nonce, so its CSP allows its
  * inline scripts by their SHA-256 hashes instead.
+ *
+ * Being the same for everyone, they say so to shared caches (nginx, a CDN): `public` with a
+ * short `s-maxage`, and a strong ETag per encoding (each variant has its own bytes), answered
+ * with 304. Browsers keep them too but ask again each time (`max-age=0`). The first render, a
+ * miss, says nothing of the kind: its bytes are not the cached ones, so a shared cache takes
+ * the page from the second answer, with its ETag. See decision 022.
  */
-type CachedPage = { html: Buffer; br: Buffer; gzip: Buffer; csp: string; contentType: string };
+type Variant = { body: Buffer; etag: string };
+type Encoding = "identity" | "br" | "gzip";
+type CachedPage = Record<Encoding, Variant> & { csp: string; contentType: string };
+
+/** Shared caches may keep a public page a minute, and serve it stale while they refresh it. */
+export const PUBLIC_PAGE_CACHE_CONTROL =
+  "public, max-age=0, s-maxage=60, stale-while-revalidate=600";
+/** A public page differs by encoding, and a visitor with cookies may be signed in. */
+const PUBLIC_PAGE_VARY = "Accept-Encoding, Cookie";
+const ENCODINGS = new Set(["br", "gzip"] as const);
 
 const brotli = promisify(brotliCompress);
 const gzipAsync = promisify(gzip);
@@ -46,11 +62,16 @@ export function scriptHashes(html: string): string[] {
   );
 }
 
-function preferredEncoding(accept: string | undefined): "br" | "gzip" | undefined {
-  if (!accept) return undefined;
-  if (/\bbr\b/.test(accept)) return "br";
-  if (/\bgzip\b/.test(accept)) return "gzip";
-  return undefined;
+/** A strong validator: the hash of the exact bytes sent. */
+function variant(body: Buffer): Variant {
+  return { body, etag: `"${createHash("sha256").update(body).digest("base64url").slice(0, 32)}"` };
+}
+
+/** `If-None-Match` uses the weak comparison (RFC 9110, 13.1.2): `W/` is ignored. */
+export function etagMatches(ifNoneMatch: string | undefined, etag: string): boolean {
+  if (!ifNoneMatch) return false;
+  if (ifNoneMatch.trim() === "*") return true;
+  return ifNoneMatch.split(",").some((tag) => tag.trim().replace(/^W\//, "") === etag);
 }
 
 /**
@@ -74,7 +95,12 @@ export function createPageCache({
   const serve: RequestHandler = (req, res, next) => {
     const cached = applies(req) ? pages.get(req.originalUrl) : undefined;
     if (!cached) return next();
-    sendCached(res, cached, preferredEncoding(req.get("accept-encoding")));
+    sendCached(
+      res,
+      cached,
+      negotiateEncoding(req.get("accept-encoding"), ENCODINGS) ?? "identity",
+      req.get("if-none-match"),
+    );
   };
 
   const capture: RequestHandler = (req, res, next) => {
@@ -90,10 +116,13 @@ export function createPageCache({
         brotli(html, { params: { [constants.BROTLI_PARAM_QUALITY]: 11 } }),
         gzipAsync(html, { level: 9 }),
       ]);
+      // Two misses at once render twice (each with its own nonce): the first stored stays, so
+      // a page's bytes and ETags never change while the process lives.
+      if (pages.has(req.originalUrl)) return;
       pages.set(req.originalUrl, {
-        html,
-        br,
-        gzip: gz,
+        identity: variant(html),
+        br: variant(br),
+        gzip: variant(gz),
         csp,
         contentType: String(res.getHeader("content-type")),
       });
@@ -104,13 +133,24 @@ export function createPageCache({
   return { serve, capture };
 }
 
-function sendCached(res: Response, page: CachedPage, encoding: "br" | "gzip" | undefined) {
-  const body = encoding ? page[encoding] : page.html;
+function sendCached(
+  res: Response,
+  page: CachedPage,
+  encoding: Encoding,
+  ifNoneMatch: string | undefined,
+) {
+  const { body, etag } = page[encoding];
+  res.setHeader("Cache-Control", PUBLIC_PAGE_CACHE_CONTROL);
+  res.setHeader("ETag", etag);
+  res.setHeader("Vary", PUBLIC_PAGE_VARY);
+  res.setHeader("X-Page-Cache", "hit");
+  if (etagMatches(ifNoneMatch, etag)) {
+    res.status(304).end();
+    return;
+  }
   res.setHeader("Content-Security-Policy", page.csp);
   res.setHeader("Content-Type", page.contentType);
-  res.setHeader("Vary", "Accept-Encoding, Cookie");
-  res.setHeader("X-Page-Cache", "hit");
-  if (encoding) res.setHeader("Content-Encoding", encoding);
+  if (encoding !== "identity") res.setHeader("Content-Encoding", encoding);
   res.setHeader("Content-Length", body.length);
   res.end(body);
 }
