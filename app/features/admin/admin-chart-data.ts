@@ -1,8 +1,12 @@
 import { formatPrice } from "~/features/catalogue/services";
-import { formatCount } from "~/ui/numbers";
 
 /** One day of the dashboard's chart: a Madrid calendar day, "YYYY-MM-DD". */
 export type DailyPoint = { day: string; revenueCents: number; orders: number };
+
+// Its own formatter (not ui/numbers): this module is shared with the chart's lazy chunk, and
+// a ui module shared by two chunks would join the chunk every public page loads.
+const counts = new Intl.NumberFormat("es-ES");
+const formatCount = (value: number) => counts.format(value);
 
 const dayFormats = {
   /** 3 mar */

@@ -65,7 +65,9 @@ export function AdminShell({ current, children }: { current?: AdminTab; children
           </Link>
           <div className="min-w-0 leading-tight">
             {brandName ? <p className="truncate text-xs text-slate-400">{brandName}</p> : null}
-            <p className="truncate font-semibold text-white">Panel de Administración</p>
+            <p className="truncate font-semibold text-white lg:whitespace-normal">
+              Panel de Administración
+            </p>
           </div>
         </div>
         <StaffMember />

@@ -18,6 +18,19 @@ type UserRow = Extract<AdminListing, { tab: "usuarios" }>["rows"][number];
 
 const NO_RESULTS = "No hay resultados.";
 
+/** An address that may break after its '@' when a narrow column needs it, and nowhere else. */
+function EmailText({ email }: { email: string }) {
+  const at = email.lastIndexOf("@");
+  if (at < 0) return <>{email}</>;
+  return (
+    <span>
+      {email.slice(0, at + 1)}
+      <wbr />
+      {email.slice(at + 1)}
+    </span>
+  );
+}
+
 /** An admin list: the shared table, with the admin's empty text. */
 function Table({
   caption,
@@ -43,6 +56,8 @@ function Table({
 }
 
 const cellClasses = "px-4 py-2.5 align-top";
+/** A column as narrow as its content, so the others get the room. */
+const fit = "w-px whitespace-nowrap";
 
 const badgeClasses = "inline-flex items-center rounded-full px-2.5 py-0.5 text-xs font-semibold";
 
@@ -59,7 +74,7 @@ export function PaymentsTable({ rows, caption }: { rows: PaymentRow[]; caption: 
             {formatDate(payment.createdAt, "shortDateTime")}
           </td>
           <td className={cellClasses}>{payment.customerEmail}</td>
-          <td className={`${cellClasses} min-w-40`}>{payment.serviceName}</td>
+          <td className={`${cellClasses} whitespace-nowrap`}>{payment.serviceName}</td>
           <td className={`${cellClasses} whitespace-nowrap tabular-nums`}>
             {formatPrice(payment.amount, { cents: "always" })}
           </td>
@@ -161,28 +176,29 @@ function InquiriesTable({
     >
       {rows.map((inquiry) => (
         <tr key={inquiry.id} data-state={inquiry.handledAt ? "handled" : "pending"}>
-          <td className={`${cellClasses} whitespace-nowrap`}>
+          <td className={`${cellClasses} ${fit}`}>
             {formatDate(inquiry.createdAt, "shortDateTime")}
           </td>
-          <td className={`${cellClasses} min-w-48`}>
+          <td className={cellClasses}>
             <span className="font-medium text-ink">{inquiry.name}</span>
-            <span className="mt-0.5 block text-xs wrap-anywhere text-slate-600">
-              {inquiry.email}
+            <span className="mt-0.5 block text-xs text-slate-600">
+              <EmailText email={inquiry.email} />
             </span>
           </td>
           <td className={`${cellClasses} min-w-32`}>{serviceCodeLabel(inquiry.service)}</td>
-          <td className={`${cellClasses} min-w-56`}>
+          <td className={`${cellClasses} min-w-48`}>
             <p className="line-clamp-2 max-w-md text-slate-700">{inquiry.message}</p>
           </td>
-          <td className={cellClasses}>
+          <td className={`${cellClasses} ${fit}`}>
             <InquiryStateBadge handled={Boolean(inquiry.handledAt)} />
           </td>
-          <td className={cellClasses}>
+          <td className={`${cellClasses} ${fit}`}>
             <Link
               to={inquiryHref(inquiry.id)}
               preventScrollReset
               data-inquiry-link={inquiry.id}
-              className="font-semibold text-brand-700 underline"
+              // relative: the hidden words stay inside the table's scrolling box.
+              className="relative font-semibold text-brand-700 underline"
             >
               Ver<span className="sr-only"> la consulta de {inquiry.name}</span>
             </Link>
@@ -204,18 +220,22 @@ function UsersTable({ rows, selfId }: { rows: UserRow[]; selfId: string }) {
   return (
     <Table
       caption="Usuarios"
-      headers={["Alta", "Email", "Nombre", "Email verificado", "Rol", "Acciones"]}
+      headers={["Alta", "Usuario", "Verificado", "Rol", "Acciones"]}
       empty={rows.length === 0}
     >
       {rows.map((user) => (
         <tr key={user.id} data-role={user.isAdmin ? "admin" : "customer"}>
-          <td className={`${cellClasses} whitespace-nowrap`}>
-            {formatDate(user.createdAt, "shortDateTime")}
-          </td>
-          <td className={cellClasses}>{user.email}</td>
-          <td className={`${cellClasses} min-w-32`}>{user.fullName ?? "—"}</td>
-          <td className={cellClasses}>{user.emailVerified ? "Sí" : "No"}</td>
+          <td className={`${cellClasses} ${fit}`}>{formatDate(user.createdAt, "shortDateTime")}</td>
           <td className={cellClasses}>
+            <span className="font-medium text-ink">
+              <EmailText email={user.email} />
+            </span>
+            {user.fullName ? (
+              <span className="mt-0.5 block text-xs text-slate-600">{user.fullName}</span>
+            ) : null}
+          </td>
+          <td className={`${cellClasses} ${fit}`}>{user.emailVerified ? "Sí" : "No"}</td>
+          <td className={`${cellClasses} ${fit}`}>
             {user.isAdmin ? (
               <span className={`${badgeClasses} bg-brand-50 text-brand-800 ring-1 ring-brand-200`}>
                 Administrador
@@ -226,7 +246,7 @@ function UsersTable({ rows, selfId }: { rows: UserRow[]; selfId: string }) {
               </span>
             )}
           </td>
-          <td className={`${cellClasses} py-2`}>
+          <td className={`${cellClasses} ${fit} py-2`}>
             {user.id === selfId ? (
               // The server never lets staff revoke their own role.
               <span className="text-slate-600">Tu cuenta</span>
@@ -241,7 +261,8 @@ function UsersTable({ rows, selfId }: { rows: UserRow[]; selfId: string }) {
                 <button
                   type="submit"
                   disabled={changing === user.id}
-                  className={buttonClasses({ variant: "secondary", size: "sm" })}
+                  // relative: the hidden address stays inside the table's scrolling box.
+                  className={`${buttonClasses({ variant: "secondary", size: "sm" })} relative`}
                 >
                   {user.isAdmin ? (
                     <ShieldMinus className="size-4" aria-hidden />

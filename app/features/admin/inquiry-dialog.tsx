@@ -16,6 +16,12 @@ export type DialogInquiry = {
   handledAt: Date | string | null;
 };
 
+/** Closes the dialog and puts the focus back on its row's 'Ver', when the row is on the page. */
+function closeAndReturnFocus(element: HTMLDialogElement, inquiryId: string) {
+  if (element.open) element.close();
+  document.querySelector<HTMLElement>(inquiryLinkSelector(inquiryId))?.focus();
+}
+
 /** 'Responder': a mail to the sender, its subject naming the service they asked about. */
 export function replyHref(inquiry: Pick<DialogInquiry, "email" | "service">): string {
   const subject = `Re: tu consulta sobre ${serviceCodeLabel(inquiry.service)}`;
@@ -52,15 +58,13 @@ export function InquiryDialog({
       element.close();
       element.showModal();
     }
-    return () => {
-      element.close();
-      document.querySelector<HTMLElement>(inquiryLinkSelector(inquiry.id))?.focus();
-    };
+    return () => closeAndReturnFocus(element, inquiry.id);
   }, [inquiry.id]);
 
   const dismiss = () => {
     if (dismissedRef.current) return;
     dismissedRef.current = true;
+    if (dialog.current) closeAndReturnFocus(dialog.current, inquiry.id);
     setDismissed(true);
     void navigate(closeHref, { preventScrollReset: true });
   };
