@@ -29,7 +29,13 @@ const MIGRATION_LOCK_KEY = 728_1234_001;
 export const migrationsFolder = path.resolve(process.env.MIGRATIONS_DIR ?? "drizzle");
 
 export type DatabaseTarget =
-  | { kind: "postgres"; url: string; maxConnections?: number }
+  | {
+      kind: "postgres";
+      url: string;
+      maxConnections?: number;
+      /** How long to wait for a new connection before its query fails (default 5 s). */
+      connectTimeoutMs?: number;
+    }
   | {
       kind: "pglite";
       dataDir: string | "memory";
@@ -39,19 +45,32 @@ export type DatabaseTarget =
 
 export function openDatabase(target: DatabaseTarget): DatabaseHandle {
   return target.kind === "postgres"
-    ? openPostgres(target.url, target.maxConnections ?? 10)
+    ? openPostgres(target.url, target.maxConnections ?? 10, target.connectTimeoutMs ?? 5_000)
     : openPglite(target.dataDir, target.template);
 }
 
-function openPostgres(url: string, maxConnections: number): DatabaseHandle {
-  const pool = new pg.Pool({ connectionString: url, max: maxConnections });
-  // An idle connection that the server closes (restart, failover) must not crash the process:
-  // the pool drops it and opens a new one when needed.
-  pool.on("error", (error) => {
-    console.warn(
-      JSON.stringify({ level: 40, msg: "idle database connection lost", error: error.message }),
-    );
+const connectionLost = (error: Error) =>
+  console.warn(
+    JSON.stringify({ level: 40, msg: "database connection lost", error: error.message }),
+  );
+
+function openPostgres(
+  url: string,
+  maxConnections: number,
+  connectTimeoutMs: number,
+): DatabaseHandle {
+  // A database that accepts the connection but never answers fails the query, not hangs it.
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: maxConnections,
+    connectionTimeoutMillis: connectTimeoutMs,
   });
+  // A connection that the server closes (restart, failover) emits 'error' and must not crash
+  // the process. Idle, the pool drops it (and re-emits the error, logged below). Checked out,
+  // as a transaction holds it, nothing else listens: its query fails, and the pool drops it
+  // when it is released.
+  pool.on("error", () => undefined);
+  pool.on("connect", (client) => client.on("error", connectionLost));
   const db = drizzleNodePg(pool, { schema });
   return {
     db,
