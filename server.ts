@@ -3,7 +3,8 @@
  * handler. Built into build/server/index.js together with the app, so the app and the server
  * share one configuration and one database client.
  */
-import type { Server } from "node:http";
+import type { IncomingMessage, Server, ServerResponse } from "node:http";
+import { Server as NetServer } from "node:net";
 import { createRequestHandler } from "@react-router/express";
 import compression from "compression";
 import express from "express";
@@ -160,10 +161,6 @@ function tracked(handler: express.RequestHandler): express.RequestHandler {
   };
 }
 
-async function requestsFinished(pollMs = 25) {
-  while (inFlight > 0) await new Promise((resolve) => setTimeout(resolve, pollMs));
-}
-
 /** Health checks answer while migrations run or shutdown drains; everything else waits. */
 const refuseUntilReady: express.RequestHandler = (_req, res, next) => {
   if (phase === "ready") return next();
@@ -223,6 +220,8 @@ export async function startServer(options: ServerOptions = {}): Promise<Server> 
   const database = getDatabaseHandle();
   await database.migrate();
   await ensureConfiguredAdmin(config, database.db);
+  // A signal during the start: the shutdown is under way, nothing more starts.
+  if (phase === "stopping") return server;
   startBackgroundWork(database.db);
   phase = "ready";
   startAuthLoading();
@@ -257,25 +256,72 @@ function startBackgroundWork(db: Database) {
   pruneTimer.unref();
 }
 
+/** A kept-alive connection idle at the signal may still send one request in this time. */
+const KEEP_ALIVE_GRACE_MS = 1_000;
+/** Past this, whatever still runs is cut off and the exit code says the stop was not clean. */
+const SHUTDOWN_LIMIT_MS = 10_000;
+
+const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/**
+ * SIGTERM/SIGINT: stop accepting connections, end every connection with its next answer
+ * (`Connection: close`; new requests on kept-alive connections get the 503 of
+ * refuseUntilReady), let the requests in flight finish, close what is left, then stop the mail
+ * worker between mails, close the database and exit with 0. See decision 023.
+ */
 function installShutdown(server: Server) {
-  const stop = (signal: string) => {
+  const unfinished = new Set<ServerResponse>();
+  // Before the app's own listener, so that even an answer sent at once carries the header.
+  server.prependListener("request", (_req: IncomingMessage, res: ServerResponse) => {
+    unfinished.add(res);
+    res.once("close", () => unfinished.delete(res));
+    if (phase === "stopping") res.setHeader("Connection", "close");
+  });
+  const connections = () =>
+    new Promise<number>((resolve) => server.getConnections((_error, count) => resolve(count ?? 0)));
+
+  const stop = async (signal: string) => {
     if (phase === "stopping") return;
     phase = "stopping";
-    getLogger().info({ signal }, "shutting down");
-    const force = setTimeout(() => process.exit(1), 10_000);
+    const logger = getLogger();
+    logger.info({ signal }, "shutting down");
+    const force = setTimeout(() => {
+      logger.error({ signal }, "shutdown took too long: exiting with requests unfinished");
+      process.exit(1);
+    }, SHUTDOWN_LIMIT_MS);
     force.unref();
     clearInterval(pruneTimer);
-    server.close(() => {
-      requestsFinished()
-        .then(() => getMailWorker().stop())
-        .then(closeDatabase)
-        .catch((error) => getLogger().error({ err: error }, "closing the database failed"))
-        .finally(() => process.exit(0));
-    });
-    server.closeIdleConnections();
+    // The worker finishes the mails it has claimed and claims no more; the rest wait in the
+    // outbox for the next instance.
+    const mailStopped = getMailWorker().stop();
+    for (const res of unfinished) if (!res.headersSent) res.setHeader("Connection", "close");
+    // net.Server's close only stops listening: http.Server's would also drop idle kept-alive
+    // connections at once, racing a request their client may be sending at that moment.
+    const closed = new Promise<void>((resolve) =>
+      NetServer.prototype.close.call(server, () => resolve()),
+    );
+    const graceEnds = performance.now() + KEEP_ALIVE_GRACE_MS;
+    // Busy connections close after their answer; idle ones get the grace to ask once more.
+    while (
+      inFlight > 0 ||
+      unfinished.size > 0 ||
+      (performance.now() < graceEnds && (await connections()) > 0)
+    )
+      await pause(25);
+    server.closeAllConnections();
+    await closed;
+    try {
+      await mailStopped;
+      await closeDatabase();
+    } catch (error) {
+      logger.error({ err: error }, "closing the database failed");
+    }
+    clearTimeout(force);
+    logger.info({ signal }, "stopped");
+    process.exit(0);
   };
-  process.once("SIGTERM", () => stop("SIGTERM"));
-  process.once("SIGINT", () => stop("SIGINT"));
+  process.once("SIGTERM", () => void stop("SIGTERM"));
+  process.once("SIGINT", () => void stop("SIGINT"));
 }
 
 if (import.meta.env.PROD) {

@@ -1,0 +1,100 @@
+import { spawn, spawnSync } from "node:child_process";
+import { chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { freePort } from "./harness";
+
+/** The newest PostgreSQL server installed from Debian's packages, or undefined. */
+export function postgresBinaries(): string | undefined {
+  const root = "/usr/lib/postgresql";
+  if (!existsSync(root)) return undefined;
+  const versions = readdirSync(root)
+    .filter((version) => existsSync(path.join(root, version, "bin", "initdb")))
+    .sort((a, b) => Number(b) - Number(a));
+  return versions[0] ? path.join(root, versions[0], "bin") : undefined;
+}
+
+export type PrivatePostgres = {
+  url: string;
+  /** pg_ctl stop: `fast` (a clean shutdown) or `immediate` (as a crash: recovery at start). */
+  stop(mode: "fast" | "immediate"): Promise<void>;
+  /** pg_ctl start; resolves once the server accepts connections. */
+  start(): Promise<void>;
+  destroy(): Promise<void>;
+};
+
+/**
+ * A PostgreSQL cluster of this run only: its own data folder and port, made with the Debian
+ * server's initdb and pg_ctl. The machine's shared server is never touched. initdb refuses to
+ * run as root, so as root the cluster belongs to (and runs as) the postgres user.
+ */
+export async function startPrivatePostgres(): Promise<PrivatePostgres> {
+  const bin = postgresBinaries();
+  if (!bin) throw new Error("no PostgreSQL server binaries under /usr/lib/postgresql");
+  const root = mkdtempSync(path.join(tmpdir(), "cluster-pg-"));
+  const data = path.join(root, "data");
+  const asRoot = process.getuid?.() === 0;
+  if (asRoot) {
+    const ids = spawnSync("id", ["-u", "postgres"], { encoding: "utf8" });
+    const gids = spawnSync("id", ["-g", "postgres"], { encoding: "utf8" });
+    chownSync(root, Number(ids.stdout.trim()), Number(gids.stdout.trim()));
+  }
+  const command = (tool: string, args: string[]) =>
+    asRoot
+      ? ["runuser", "-u", "postgres", "--", path.join(bin, tool), ...args]
+      : [path.join(bin, tool), ...args];
+  // Asynchronous: the clients of the run keep sending while the server stops and starts.
+  const run = (tool: string, args: string[]) =>
+    new Promise<void>((resolve, reject) => {
+      const [file, ...rest] = command(tool, args);
+      const child = spawn(file!, rest, { cwd: root, stdio: ["ignore", "pipe", "pipe"] });
+      let output = "";
+      child.stdout.on("data", (chunk: Buffer) => (output += chunk.toString()));
+      child.stderr.on("data", (chunk: Buffer) => (output += chunk.toString()));
+      child.once("error", reject);
+      child.once("exit", (code) =>
+        code === 0 ? resolve() : reject(new Error(`${tool} ${args.join(" ")} failed: ${output}`)),
+      );
+    });
+  await run("initdb", [
+    "-D",
+    data,
+    "-A",
+    "trust",
+    "-U",
+    "postgres",
+    "-E",
+    "UTF8",
+    "--locale=C",
+    "--no-sync",
+  ]);
+  const port = await freePort();
+  const options = `-p ${port} -k ${root} -c listen_addresses=127.0.0.1 -c max_connections=50`;
+  const start = () =>
+    run("pg_ctl", [
+      "-D",
+      data,
+      "-l",
+      path.join(root, "server.log"),
+      "-o",
+      options,
+      "-w",
+      "-t",
+      "30",
+      "start",
+    ]);
+  await start();
+  return {
+    url: `postgres://postgres@127.0.0.1:${port}/postgres`,
+    stop: (mode) => run("pg_ctl", ["-D", data, "-m", mode, "-w", "-t", "30", "stop"]),
+    start,
+    async destroy() {
+      try {
+        await run("pg_ctl", ["-D", data, "-m", "immediate", "-w", "stop"]);
+      } catch {
+        // already stopped
+      }
+      rmSync(root, { recursive: true, force: true });
+    },
+  };
+}
