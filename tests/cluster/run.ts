@@ -54,8 +54,13 @@ async function main() {
   figures["requests sent"] = tally.sent;
   figures["requests failed (an answer other than the one due, or none)"] = tally.failed;
   figures["runtime (s)"] = seconds(started);
-  console.log(`\n${which}: ${failures === 0 ? "passed" : `${failures} suite(s) failed`}`);
+  console.log("");
   for (const [name, value] of Object.entries(figures)) console.log(`  ${name}: ${value}`);
+  const outcome = failures === 0 ? "passed" : `${failures} suite(s) failed`;
+  // The line .ci/run's summary shows.
+  console.log(
+    `${which}: ${outcome} (${tally.sent} requests sent, ${tally.failed} failed, ${seconds(started)} s)`,
+  );
   process.exit(failures === 0 ? 0 : 1);
 }
 
