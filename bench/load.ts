@@ -1,7 +1,16 @@
 import { spawn } from "node:child_process";
-import { chmodSync, mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
+import {
+  chmodSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  writeFileSync,
+} from "node:fs";
+import { request as httpRequest } from "node:http";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { fileURLToPath } from "node:url";
 import autocannon from "autocannon";
 import { freePort } from "./bench-server";
 
@@ -13,7 +22,7 @@ export type LoadFigures = {
   non2xx: number;
 };
 
-const BROWSER_ACCEPT_ENCODING = "gzip, deflate, br, zstd";
+export const BROWSER_ACCEPT_ENCODING = "gzip, deflate, br, zstd";
 
 export async function load(
   url: string,
@@ -36,58 +45,178 @@ export async function load(
   };
 }
 
+/** A page's bytes as the site sends them for each encoding (the page cache's variants). */
+export type PageBytes = { identity: Buffer; br: Buffer; gzip: Buffer };
+
+const NGINX_MODULES = "/usr/lib/nginx/modules";
+const SITE_CONFIG = fileURLToPath(new URL("../deploy/nginx.conf", import.meta.url));
+
+/** GETs `url` with one Accept-Encoding and returns the body undecoded, with the headers. */
+export function rawGet(url: string, headers: Record<string, string> = {}) {
+  return new Promise<{ status: number; headers: Record<string, string>; body: Buffer }>(
+    (resolve, reject) => {
+      const req = httpRequest(url, { headers }, (res) => {
+        const chunks: Buffer[] = [];
+        res.on("data", (chunk: Buffer) => chunks.push(chunk));
+        res.on("end", () =>
+          resolve({
+            status: res.statusCode ?? 0,
+            headers: res.headers as Record<string, string>,
+            body: Buffer.concat(chunks),
+          }),
+        );
+      });
+      req.on("error", reject);
+      req.end();
+    },
+  );
+}
+
+/** The bytes of each encoding, once the page cache holds the page (then they never change). */
+export async function pageBytes(url: string): Promise<PageBytes> {
+  for (let attempt = 0; ; attempt++) {
+    const answer = await rawGet(url);
+    if (answer.status !== 200) throw new Error(`${url} answered ${answer.status}`);
+    if (answer.headers["x-page-cache"] === "hit") break;
+    if (attempt > 200) throw new Error(`${url} never came from the page cache`);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+  const [identity, br, gzip] = await Promise.all(
+    ["identity", "br", "gzip"].map(async (encoding) => {
+      const answer = await rawGet(url, { "accept-encoding": encoding });
+      const sent = answer.headers["content-encoding"] ?? "identity";
+      if (sent !== encoding) throw new Error(`${url} answered ${sent} for ${encoding}`);
+      return answer.body;
+    }),
+  );
+  return { identity: identity!, br: br!, gzip: gzip! };
+}
+
 /**
- * The same HTML served as static files by nginx with gzip, measured in the same run: the
- * reference that stays meaningful on a noisy machine.
+ * The same bytes served as static files by nginx (`brotli_static`, `gzip_static`), measured in
+ * the same run: the reference that stays meaningful on a noisy machine.
  */
-export async function startNginx(
-  pages: Record<string, string>,
-): Promise<{ url: string; stop(): void }> {
-  const root = mkdtempSync(path.join(tmpdir(), "bench-nginx-"));
-  // nginx workers run as an unprivileged user when started by root: let them read the pages.
-  chmodSync(root, 0o755);
+export async function startNginx(pages: Record<string, PageBytes>) {
+  const root = nginxRoot("bench-nginx-");
   mkdirSync(path.join(root, "html"), { mode: 0o755 });
-  const locations = Object.entries(pages).map(([pathname, html], index) => {
-    writeFileSync(path.join(root, "html", `page${index}.html`), html);
+  const locations = Object.entries(pages).map(([pathname, bytes], index) => {
+    const file = path.join(root, "html", `page${index}.html`);
+    writeFileSync(file, bytes.identity);
+    writeFileSync(`${file}.br`, bytes.br);
+    writeFileSync(`${file}.gz`, bytes.gzip);
     return `location = ${pathname} { default_type text/html; try_files /page${index}.html =404; }`;
   });
   const port = await freePort();
-  const config = `worker_processes auto;
+  return runNginx(
+    root,
+    port,
+    `brotli_static on;
+  gzip_static on;
+  gzip_vary on;
+  server {
+    listen 127.0.0.1:${port};
+    root ${root}/html;
+    ${locations.join("\n    ")}
+  }`,
+  );
+}
+
+/**
+ * deploy/nginx.conf, the proxy shipped with compose.yaml, with its upstreams, listen address and
+ * cache folder made local: everything else is the file as deployed.
+ */
+export function siteNginxConfig({
+  upstreams,
+  listen,
+  cacheDir,
+}: {
+  upstreams: string[];
+  listen: string;
+  cacheDir: string;
+}): string {
+  let config = readFileSync(SITE_CONFIG, "utf8");
+  const replace = (pattern: RegExp, by: (match: string) => string) => {
+    if (!pattern.test(config)) throw new Error(`deploy/nginx.conf: ${pattern} not found`);
+    config = config.replace(pattern, by);
+  };
+  let first = true;
+  replace(/^(\s*)server app\d+:3000([^;]*);\n/gm, (line) => {
+    if (!first) return "";
+    first = false;
+    const [, indent, options] = /^(\s*)server app\d+:3000([^;]*);/.exec(line)!;
+    return upstreams.map((upstream) => `${indent}server ${upstream}${options};\n`).join("");
+  });
+  replace(/^(\s*)listen 80;/m, () => `    listen ${listen};`);
+  replace(/\/var\/cache\/nginx\/site/, () => cacheDir);
+  return config;
+}
+
+/** The shipped reverse proxy and its cache in front of `upstreams` (host:port). */
+export async function startCachingProxy(upstreams: string[]) {
+  const root = nginxRoot("bench-proxy-");
+  const port = await freePort();
+  return runNginx(
+    root,
+    port,
+    siteNginxConfig({
+      upstreams,
+      listen: `127.0.0.1:${port}`,
+      cacheDir: path.join(root, "cache"),
+    }),
+  );
+}
+
+function nginxRoot(prefix: string) {
+  const root = mkdtempSync(path.join(tmpdir(), prefix));
+  // nginx workers run as an unprivileged user when started by root: let them read the pages.
+  chmodSync(root, 0o755);
+  return root;
+}
+
+/**
+ * Starts nginx on `http`, inside the main configuration of the official nginx image (sendfile,
+ * keep-alive) without its access log, so both nginx figures pay the same costs.
+ */
+async function runNginx(root: string, port: number, http: string) {
+  const brotli = path.join(NGINX_MODULES, "ngx_http_brotli_static_module.so");
+  if (!existsSync(brotli))
+    throw new Error(`${brotli} is missing: apt-get install libnginx-mod-http-brotli-static`);
+  const config = `load_module ${brotli};
+worker_processes auto;
 daemon off;
 pid ${root}/nginx.pid;
 error_log ${root}/error.log;
 events { worker_connections 1024; }
 http {
+  include /etc/nginx/mime.types;
+  default_type application/octet-stream;
   access_log off;
+  sendfile on;
+  tcp_nopush on;
+  keepalive_timeout 65;
   client_body_temp_path ${root}/tmp-body;
   proxy_temp_path ${root}/tmp-proxy;
   fastcgi_temp_path ${root}/tmp-fastcgi;
   uwsgi_temp_path ${root}/tmp-uwsgi;
   scgi_temp_path ${root}/tmp-scgi;
-  gzip on;
-  gzip_types text/css application/javascript;
-  gzip_comp_level 6;
-  server {
-    listen 127.0.0.1:${port};
-    root ${root}/html;
-    ${locations.join("\n    ")}
-  }
+  ${http}
 }
 `;
   writeFileSync(path.join(root, "nginx.conf"), config);
   const nginx = spawn(
     process.env.NGINX_PATH ?? "/usr/sbin/nginx",
     ["-p", root, "-c", path.join(root, "nginx.conf")],
-    {
-      stdio: ["ignore", "ignore", "inherit"],
-    },
+    { stdio: ["ignore", "ignore", "inherit"] },
   );
   const url = `http://127.0.0.1:${port}`;
-  for (let attempt = 0; attempt < 200; attempt++) {
+  for (let attempt = 0; ; attempt++) {
+    if (nginx.exitCode !== null)
+      throw new Error(`nginx exited with ${nginx.exitCode}: see ${root}/error.log`);
     try {
       await fetch(`${url}/`);
       break;
     } catch {
+      if (attempt > 200) throw new Error(`nginx did not answer: see ${root}/error.log`);
       await new Promise((resolve) => setTimeout(resolve, 25));
     }
   }

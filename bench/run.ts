@@ -1,6 +1,7 @@
 /**
  * npm run bench: builds, starts the production server on a fresh database and measures
- * Lighthouse, bundle sizes, HTTP load against an nginx reference, the contact action on
+ * Lighthouse, bundle sizes, HTTP load against nginx serving the same bytes as static files and
+ * through the shipped reverse proxy (deploy/nginx.conf) and its cache, the contact action on
  * PostgreSQL and the time to ready. BENCH_SMOKE=1 runs a short version (CI).
  */
 import { execSync } from "node:child_process";
@@ -12,7 +13,16 @@ import { servicesWithPages } from "~/features/catalogue/services";
 import { startServer } from "./bench-server";
 import { inlineStyleSizes, routeBundleSizes } from "./bundle-sizes";
 import { runLighthouse } from "./lighthouse";
-import { load, startNginx } from "./load";
+import {
+  BROWSER_ACCEPT_ENCODING,
+  load,
+  pageBytes,
+  rawGet,
+  startCachingProxy,
+  startNginx,
+  type LoadFigures,
+  type PageBytes,
+} from "./load";
 
 const smoke = process.env.BENCH_SMOKE === "1";
 const lighthouseRuns = smoke ? 1 : 5;
@@ -110,6 +120,19 @@ async function contactLoad() {
   }
 }
 
+function ratio(measured: LoadFigures, reference: LoadFigures) {
+  return Math.round((measured.requestsPerSecond / reference.requestsPerSecond) * 100) / 100;
+}
+
+/** Until the proxy answers `/` from its cache, for the browser's Accept-Encoding of the load. */
+async function warmProxyCache(url: string) {
+  for (let attempt = 0; attempt < 100; attempt++) {
+    const answer = await rawGet(url, { "accept-encoding": BROWSER_ACCEPT_ENCODING });
+    if (answer.headers["x-cache-status"] === "HIT") return;
+  }
+  throw new Error(`${url} never came from the proxy's cache`);
+}
+
 async function main() {
   if (process.env.BENCH_SKIP_BUILD !== "1") {
     log("building");
@@ -137,11 +160,13 @@ async function main() {
       lighthouseRuns,
     );
 
-    const pages: Record<string, string> = {};
+    const pages: Record<string, PageBytes> = {};
     for (const pathname of ["/", "/precios"])
-      pages[pathname] = await (await fetch(`${server.url}${pathname}`)).text();
-    results.inlineCss = inlineStyleSizes(pages["/"]!);
+      pages[pathname] = await pageBytes(`${server.url}${pathname}`);
+    results.inlineCss = inlineStyleSizes(pages["/"]!.identity.toString("utf8"));
     const nginx = await startNginx(pages);
+    // deploy/nginx.conf in front of the same server: its cache against the static files.
+    const proxy = await startCachingProxy([new URL(server.url).host]);
     try {
       const http: Record<string, unknown> = {};
       for (const pathname of ["/", "/precios"]) {
@@ -150,15 +175,24 @@ async function main() {
         const reference = await load(`${nginx.url}${pathname}`, loadSeconds);
         if (reference.non2xx > 0)
           throw new Error(`the nginx reference answered errors on ${pathname}`);
-        http[pathname] = {
+        const figures: Record<string, unknown> = {
           site,
           nginx: reference,
-          ratio: Math.round((site.requestsPerSecond / reference.requestsPerSecond) * 100) / 100,
+          ratio: ratio(site, reference),
         };
+        http[pathname] = figures;
+        if (pathname !== "/") continue;
+        log(`load /: through the shipped nginx and its cache, warm (${loadSeconds} s)`);
+        await warmProxyCache(`${proxy.url}/`);
+        const cached = await load(`${proxy.url}/`, loadSeconds);
+        if (cached.non2xx > 0) throw new Error("the caching proxy answered errors on /");
+        figures.nginxCache = cached;
+        figures.cacheRatio = ratio(cached, reference);
       }
       results.http = http;
     } finally {
       nginx.stop();
+      proxy.stop();
     }
   } finally {
     await server.stop();
@@ -212,17 +246,31 @@ function printTable(results: Record<string, unknown>) {
   console.log(
     `CSS, inlined in every document: ${Math.round(css.raw! / 1024)} kB raw, ${Math.round(css.brotli! / 1024)} kB brotli`,
   );
-  console.log("HTTP load (50 connections)");
+  console.log(
+    "HTTP load (50 connections): the site; nginx serving its bytes as static files; deploy/nginx.conf's cache",
+  );
   const http = results.http as Record<
     string,
-    { site: Record<string, number>; nginx: Record<string, number>; ratio: number }
+    {
+      site: LoadFigures;
+      nginx: LoadFigures;
+      ratio: number;
+      nginxCache?: LoadFigures;
+      cacheRatio?: number;
+    }
   >;
   console.table(
     Object.fromEntries(
       Object.entries(http).flatMap(([page, h]) => [
         [`${page} site`, h.site],
-        [`${page} nginx`, h.nginx],
-        [`${page} ratio`, { requestsPerSecond: h.ratio }],
+        [`${page} nginx static`, h.nginx],
+        [`${page} site/static`, { requestsPerSecond: h.ratio }],
+        ...(h.nginxCache
+          ? [
+              [`${page} nginx cache`, h.nginxCache],
+              [`${page} cache/static`, { requestsPerSecond: h.cacheRatio }],
+            ]
+          : []),
       ]),
     ),
   );

@@ -1,0 +1,216 @@
+import { existsSync } from "node:fs";
+import type { AddressInfo } from "node:net";
+import express from "express";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { rawGet, startCachingProxy } from "../../bench/load";
+
+/**
+ * deploy/nginx.conf, the reverse proxy shipped with compose.yaml, run by the Debian nginx in
+ * front of two stand-in instances that count what reaches them (decision 022). Only its
+ * upstreams, listen address and cache folder are changed.
+ */
+
+const NGINX = process.env.NGINX_PATH ?? "/usr/sbin/nginx";
+const PUBLIC = "public, max-age=0, s-maxage=60, stale-while-revalidate=600";
+
+type Seen = { instance: string; path: string; headers: Record<string, string | undefined> };
+const seen: Seen[] = [];
+const servers: Array<{ close(): void }> = [];
+let proxy: { url: string; stop(): void };
+
+function standIn(instance: string) {
+  const app = express();
+  app.set("etag", false);
+  app.use((req, _res, next) => {
+    seen.push({
+      instance,
+      path: req.path,
+      headers: {
+        "x-forwarded-for": req.get("x-forwarded-for"),
+        "x-forwarded-proto": req.get("x-forwarded-proto"),
+        "accept-encoding": req.get("accept-encoding"),
+        cookie: req.get("cookie"),
+      },
+    });
+    next();
+  });
+  // As the app's page cache: public, one ETag per encoding; the body says who answered.
+  app.get(/^\/publica/, (req, res) => {
+    const encoding = req.get("accept-encoding") ?? "identity";
+    res.set({
+      "Cache-Control": PUBLIC,
+      ETag: `"${req.path.slice(1)}-${encoding}"`,
+      Vary: "Accept-Encoding, Cookie",
+    });
+    if (req.get("if-none-match") === `"${req.path.slice(1)}-${encoding}"`) {
+      res.status(304).end();
+      return;
+    }
+    res.type("html").send(`${instance} ${req.path} ${encoding}`);
+  });
+  app.get("/breve", (_req, res) => {
+    res.set("Cache-Control", "public, max-age=0, s-maxage=1, stale-while-revalidate=600");
+    res.type("html").send(`${instance} breve ${seen.length}`);
+  });
+  app.get("/privada", (_req, res) => {
+    res.set("Cache-Control", "private, no-store").type("html").send(`${instance} privada`);
+  });
+  // A public page whose answer sets a cookie: never stored.
+  app.get("/galleta", (_req, res) => {
+    res.set("Cache-Control", PUBLIC).cookie("vd_flash", "", { maxAge: 0 }).send(instance);
+  });
+  app.get("/sin-cabeceras", (_req, res) => {
+    res.type("html").send(instance);
+  });
+  // One instance is shutting down.
+  app.all("/a-medias", (req, res) => {
+    if (instance === "a") res.status(503).set("Connection", "close").send("a cerrando");
+    else res.send(`${instance} ${req.method}`);
+  });
+  const server = app.listen(0, "127.0.0.1");
+  servers.push(server);
+  return new Promise<string>((resolve) =>
+    server.once("listening", () => resolve(`127.0.0.1:${(server.address() as AddressInfo).port}`)),
+  );
+}
+
+const reached = (path: string) => seen.filter((entry) => entry.path === path);
+const get = (path: string, headers: Record<string, string> = {}) =>
+  rawGet(`${proxy.url}${path}`, headers);
+
+describe.skipIf(!existsSync(NGINX))("the shipped nginx", () => {
+  beforeAll(async () => {
+    proxy = await startCachingProxy([await standIn("a"), await standIn("b")]);
+  });
+
+  afterAll(() => {
+    proxy?.stop();
+    for (const server of servers) server.close();
+  });
+
+  it("spreads requests over both instances, round-robin", async () => {
+    const answers = [];
+    for (let i = 0; i < 4; i++) answers.push((await get("/sin-cabeceras")).body.toString());
+    expect(new Set(answers)).toEqual(new Set(["a", "b"]));
+    // Nothing told it the answer was public: never stored.
+    expect(reached("/sin-cabeceras")).toHaveLength(4);
+  });
+
+  it("keeps a public page and answers it from the cache, 304 included", async () => {
+    const first = await get("/publica-1", { "accept-encoding": "br" });
+    expect(first.headers["x-cache-status"]).toBe("MISS");
+    const again = await get("/publica-1", { "accept-encoding": "br" });
+    expect(again.headers["x-cache-status"]).toBe("HIT");
+    expect(again.body.toString()).toBe(first.body.toString());
+    expect(again.headers["cache-control"]).toBe(PUBLIC);
+    expect(again.headers.vary).toBe("Accept-Encoding, Cookie");
+    const notModified = await get("/publica-1", {
+      "accept-encoding": "br",
+      "if-none-match": again.headers.etag!,
+    });
+    expect(notModified.status).toBe(304);
+    expect(reached("/publica-1")).toHaveLength(1);
+  });
+
+  it("keys by a normalised encoding, which is also what the instance is asked for", async () => {
+    const browsers: Array<[string, string]> = [
+      ["gzip, deflate, br, zstd", "br"],
+      ["br", "br"],
+      ["gzip, deflate", "gzip"],
+      ["br;q=0, gzip", "gzip"],
+      ["BR;q=0.5", "br"],
+      ["identity", "identity"],
+      ["", "identity"],
+    ];
+    for (const [acceptEncoding, body] of browsers) {
+      const answer = await get("/publica-2", { "accept-encoding": acceptEncoding });
+      expect(answer.body.toString(), acceptEncoding).toMatch(new RegExp(` ${body}$`));
+    }
+    // br, gzip and none: three entries, filled once each.
+    expect(reached("/publica-2").map((entry) => entry.headers["accept-encoding"] ?? "")).toEqual([
+      "br",
+      "gzip",
+      "",
+    ]);
+  });
+
+  it("is bypassed both ways by the session cookie and every other cookie of the site", async () => {
+    const personal = [
+      "vd.session_token=abc",
+      "tema=oscuro; __Secure-vd.session_token=abc",
+      "vd_flash=aviso",
+      "vd_pending_email=x",
+    ];
+    for (const [index, cookie] of personal.entries()) {
+      const path = `/publica-personal-${index}`;
+      const signedIn = await get(path, { cookie });
+      expect(signedIn.headers["x-cache-status"], cookie).toBe("BYPASS");
+      // Not filled by that visitor: the next anonymous request still reaches an instance.
+      expect((await get(path)).headers["x-cache-status"]).toBe("MISS");
+      expect((await get(path)).headers["x-cache-status"]).toBe("HIT");
+      // Not read for them either, though the page is in the cache now.
+      expect((await get(path, { cookie })).headers["x-cache-status"]).toBe("BYPASS");
+      expect(reached(path).filter((entry) => entry.headers.cookie === cookie)).toHaveLength(2);
+    }
+    // Someone else's cookie is no reason to skip the cache.
+    await get("/publica-3");
+    expect((await get("/publica-3", { cookie: "tema=oscuro" })).headers["x-cache-status"]).toBe(
+      "HIT",
+    );
+  });
+
+  it("never stores a private answer or one that sets a cookie", async () => {
+    for (let i = 0; i < 3; i++) {
+      expect((await get("/privada")).headers["x-cache-status"]).toBe("MISS");
+      const withCookie = await get("/galleta");
+      expect(withCookie.headers["set-cookie"]).toBeDefined();
+      expect(withCookie.headers["x-cache-status"]).toBe("MISS");
+    }
+    expect(reached("/privada")).toHaveLength(3);
+    expect(reached("/galleta")).toHaveLength(3);
+  });
+
+  it("tells the instance the client's address, never one the client wrote, and the scheme", async () => {
+    await get("/sin-cabeceras", { "x-forwarded-for": "203.0.113.9", "x-forwarded-proto": "https" });
+    const last = reached("/sin-cabeceras").at(-1)!;
+    expect(last.headers["x-forwarded-for"]).toBe("127.0.0.1");
+    expect(last.headers["x-forwarded-proto"]).toBe("http");
+  });
+
+  it("serves a page stale while it refreshes it in the background", async () => {
+    await get("/breve");
+    expect((await get("/breve")).headers["x-cache-status"]).toBe("HIT");
+    // nginx counts whole seconds: the first answer that is not a hit, within about two.
+    let status = "HIT";
+    for (let wait = 0; status === "HIT" && wait < 40; wait++) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      status = (await get("/breve")).headers["x-cache-status"]!;
+    }
+    expect(status).toBe("STALE");
+    await expect.poll(async () => (await get("/breve")).headers["x-cache-status"]).toBe("HIT");
+    expect(reached("/breve").length).toBe(2);
+  });
+
+  it("never retries a POST elsewhere, but tries a GET on the other instance when one is shutting down", async () => {
+    const { request } = await import("node:http");
+    const post = () =>
+      new Promise<number>((resolve, reject) => {
+        const req = request(`${proxy.url}/a-medias`, { method: "POST" }, (res) => {
+          res.resume();
+          resolve(res.statusCode ?? 0);
+        });
+        req.on("error", reject);
+        req.end("x=1");
+      });
+    const posts = [await post(), await post()];
+    // Round-robin: one went to the instance that is shutting down, and got its 503.
+    expect(posts.sort()).toEqual([200, 503]);
+    expect(reached("/a-medias")).toHaveLength(2);
+
+    for (let i = 0; i < 4; i++) {
+      const answer = await get("/a-medias");
+      expect(answer.status).toBe(200);
+      expect(answer.body.toString()).toBe("b GET");
+    }
+  });
+});
