@@ -34,9 +34,19 @@ async function customerOpensTicket(page: Page, subject: string) {
   return { number, path: new URL(page.url()).pathname };
 }
 
-/** A browser of its own for the administrator, signed in at /login. */
+/**
+ * A browser of its own for the administrator, signed in at /login; its cookie choice stored, as
+ * the `page` fixture does, so the banner does not cover the panel's lower forms.
+ */
 async function adminPage(browser: Browser) {
   const context = await browser.newContext();
+  await context.addInitScript(() => {
+    window.localStorage.setItem("cookie-consent", "rejected");
+    window.localStorage.setItem(
+      "cookie-preferences",
+      JSON.stringify({ essential: true, analytics: false }),
+    );
+  });
   const page = await context.newPage();
   await openPage(page, "/login");
   await page.getByLabel("Email").fill("admin@verticedigital.es");
