@@ -344,6 +344,7 @@ async function main() {
   });
   log(`server ready in ${server.readyMs} ms (pid ${server.process.pid})`);
   const results: Record<string, unknown> = {
+    docs: "Written by `npm run bench:admin` (bench/admin.ts); README, 'The admin panel at a million rows'. Targets: issue 14.",
     date: new Date().toISOString(),
     machine: {
       cpus: os.cpus().length,
