@@ -83,12 +83,20 @@ export async function startPrivatePostgres(): Promise<PrivatePostgres> {
       "30",
       "start",
     ]);
+  // However the run ends (a failed check, Ctrl-C), the cluster does not outlive it.
+  const stopAtExit = () => {
+    const [file, ...rest] = command("pg_ctl", ["-D", data, "-m", "immediate", "-w", "stop"]);
+    spawnSync(file!, rest, { stdio: "ignore", cwd: root });
+    rmSync(root, { recursive: true, force: true });
+  };
+  process.once("exit", stopAtExit);
   await start();
   return {
     url: `postgres://postgres@127.0.0.1:${port}/postgres`,
     stop: (mode) => run("pg_ctl", ["-D", data, "-m", mode, "-w", "-t", "30", "stop"]),
     start,
     async destroy() {
+      process.off("exit", stopAtExit);
       try {
         await run("pg_ctl", ["-D", data, "-m", "immediate", "-w", "stop"]);
       } catch {

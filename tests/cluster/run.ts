@@ -68,6 +68,9 @@ function seconds(since: number) {
   return Math.round((performance.now() - since) / 100) / 10;
 }
 
+// Interrupted: exit through process.exit so the harness's exit hooks stop what it started.
+for (const signal of ["SIGINT", "SIGTERM"] as const) process.once(signal, () => process.exit(130));
+
 main().catch((error) => {
   console.error(error);
   process.exit(1);
