@@ -20,7 +20,13 @@ export function DataTable({
   children: ReactNode;
 }) {
   return (
-    <div className={`overflow-x-auto rounded-xl ring-1 ring-slate-200 ${className}`}>
+    // A region the keyboard can reach: on a phone the table scrolls sideways inside it.
+    <div
+      role="region"
+      aria-label={caption}
+      tabIndex={0}
+      className={`overflow-x-auto rounded-xl ring-1 ring-slate-200 ${className}`}
+    >
       <table className="w-full text-left text-sm">
         <caption className="sr-only">{caption}</caption>
         <thead className="bg-slate-50">

@@ -29,7 +29,7 @@ const itemBase =
   "inline-flex h-9 min-w-9 items-center justify-center gap-1 rounded-lg px-2.5 text-sm font-semibold";
 const itemIdle = "bg-white text-ink ring-1 ring-slate-300 ring-inset hover:bg-slate-50";
 const itemCurrent = "bg-brand-600 text-white";
-const itemOff = "bg-slate-100 text-slate-500";
+const itemOff = "bg-slate-100 text-slate-600";
 
 /**
  * A pager of links (it works without JavaScript): 'Mostrando 26–50 de 1.000', 'Anterior',
@@ -90,7 +90,7 @@ export function Pagination({
           </li>
           {slots.map((slot, index) =>
             slot === "gap" ? (
-              <li key={`gap-${index}`} className="hidden px-1 text-slate-500 sm:block" aria-hidden>
+              <li key={`gap-${index}`} className="hidden px-1 text-slate-600 sm:block" aria-hidden>
                 …
               </li>
             ) : (

@@ -62,18 +62,18 @@ export function AdminDashboard({ figures }: { figures: Figures }) {
       </dl>
       <DailyChart daily={figures.daily} />
       <div className="mt-10 grid grid-cols-1 gap-10 2xl:grid-cols-2">
-        <section aria-labelledby="ultimos-pagos" className="min-w-0">
-          <h2 id="ultimos-pagos" className="text-lg font-semibold">
+        <div className="min-w-0">
+          <h2 className="text-lg font-semibold">
             Últimos pagos
           </h2>
           <PaymentsTable rows={figures.latestPayments} caption="Últimos pagos" />
-        </section>
-        <section aria-labelledby="ultimos-tickets" className="min-w-0">
-          <h2 id="ultimos-tickets" className="text-lg font-semibold">
+        </div>
+        <div className="min-w-0">
+          <h2 className="text-lg font-semibold">
             Últimos tickets
           </h2>
           <TicketsTable rows={figures.latestTickets} caption="Últimos tickets" />
-        </section>
+        </div>
       </div>
     </>
   );
@@ -108,25 +108,23 @@ function DailyChart({ daily }: { daily: readonly DailyPoint[] }) {
         <summary className="cursor-pointer text-sm font-semibold text-brand-700">
           Ver los datos en una tabla
         </summary>
-        <div className="max-h-96 overflow-y-auto">
-          <DataTable
-            caption="Ingresos y pedidos por día"
-            headers={["Día", "Ingresos", "Pedidos"]}
-            className="mt-3"
-          >
-            {[...daily].reverse().map((point) => (
-              <tr key={point.day}>
-                <td className="px-4 py-2 whitespace-nowrap">
-                  <time dateTime={point.day}>{chartDay(point.day, "medium")}</time>
-                </td>
-                <td className="px-4 py-2 whitespace-nowrap tabular-nums">
-                  {formatPrice(point.revenueCents, { cents: "always" })}
-                </td>
-                <td className="px-4 py-2 tabular-nums">{formatCount(point.orders)}</td>
-              </tr>
-            ))}
-          </DataTable>
-        </div>
+        <DataTable
+          caption="Ingresos y pedidos por día"
+          headers={["Día", "Ingresos", "Pedidos"]}
+          className="mt-3"
+        >
+          {[...daily].reverse().map((point) => (
+            <tr key={point.day}>
+              <td className="px-4 py-2 whitespace-nowrap">
+                <time dateTime={point.day}>{chartDay(point.day, "medium")}</time>
+              </td>
+              <td className="px-4 py-2 whitespace-nowrap tabular-nums">
+                {formatPrice(point.revenueCents, { cents: "always" })}
+              </td>
+              <td className="px-4 py-2 tabular-nums">{formatCount(point.orders)}</td>
+            </tr>
+          ))}
+        </DataTable>
       </details>
     </section>
   );
