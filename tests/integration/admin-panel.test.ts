@@ -12,6 +12,7 @@ import {
   paymentDayTotals,
   payments,
   purchases,
+  supportTickets,
   userActivityLog,
   userRoles,
   users,
@@ -343,10 +344,46 @@ describe("the lists at scale", () => {
 
   it(`count a search up to ${SEARCH_COUNT_CAP} and then say "more than"`, async () => {
     await insertPayments(SEARCH_COUNT_CAP + 5, { email: "muchos@example.com" });
+    await insertPayments(5_001, { email: "lote-grande@example.com" });
     const searched = await adminPanel(new URL(`${site()}/admin?tab=pagos&q=muchos`));
     expect(searched.listing!.page).toMatchObject({ total: SEARCH_COUNT_CAP, totalCapped: true });
     const exact = await adminPanel(new URL(`${site()}/admin?tab=pagos&q=paginas`));
     expect(exact.listing!.page).toMatchObject({ total: 60, totalCapped: false });
+  });
+
+  it("page 'Vencidos primero' as one queue: overdue by due time, then the rest newest first", async () => {
+    await database.db.execute(sql`
+      insert into ${supportTickets} (ticket_number, user_id, subject, category, priority, status,
+        first_response_due_at, first_staff_reply_at, created_at)
+      select 'TK-2099-' || lpad(n::text, 6, '0'), ${customer.userId}, 'Cola ' || n, 'consulta_tecnica',
+        'medium', (array['open', 'in_progress', 'resolved', 'open'])[1 + n % 4],
+        now() + make_interval(hours => (n * 7) % 61 - 30),
+        case when n % 5 = 0 then now() end,
+        now() - make_interval(mins => (n * 13) % 97)
+      from generate_series(1, 70) as n`);
+    const queue = async (page: number) =>
+      (
+        await adminPanel(
+          new URL(`${site()}/admin?tab=tickets&q=Cola&orden=vencidos&pagina=${page}`),
+        )
+      ).listing!.rows as {
+        ticketNumber: string;
+        overdue: boolean;
+        firstResponseDueAt: Date;
+        createdAt: Date;
+      }[];
+    const paged = [...(await queue(1)), ...(await queue(2)), ...(await queue(3))];
+    expect(paged).toHaveLength(70);
+    const expected = [...paged].sort(
+      (a, b) =>
+        Number(b.overdue) - Number(a.overdue) ||
+        (a.overdue ? a.firstResponseDueAt.getTime() - b.firstResponseDueAt.getTime() : 0) ||
+        b.createdAt.getTime() - a.createdAt.getTime() ||
+        b.ticketNumber.localeCompare(a.ticketNumber),
+    );
+    expect(paged.map((row) => row.ticketNumber)).toEqual(expected.map((row) => row.ticketNumber));
+    expect(paged.filter((row) => row.overdue).length).toBeGreaterThan(5);
+    expect(paged.filter((row) => !row.overdue).length).toBeGreaterThan(5);
   });
 
   it("keep the per-day totals in step with every payment change", async () => {
@@ -454,10 +491,12 @@ describe("the CSV export", () => {
   });
 
   it("streams a list larger than one cursor batch, all of it, in order", async () => {
-    const response = await adminExport(new URL(`${site()}/admin/exportar?tab=pagos&q=muchos`));
+    const response = await adminExport(new URL(`${site()}/admin/exportar?tab=pagos&q=lote-grande`));
+    // More matches than a search counts: the download cannot give a percentage.
     expect(response.headers.get("X-Total-Rows")).toBeNull();
     const lines = (await response.text()).trimEnd().split("\r\n");
-    expect(lines).toHaveLength(SEARCH_COUNT_CAP + 5 + 1);
+    expect(lines).toHaveLength(5_001 + 1);
+    expect(lines.slice(1).every((line) => line.includes(";lote-grande@example.com;"))).toBe(true);
   });
 
   it("is refused to anyone but staff before a byte is read", async () => {

@@ -28,6 +28,8 @@ import { adminViewFrom, type AdminListTab, type AdminView } from "./admin-tabs";
 
 /** Rows fetched from the cursor at a time: big enough to be fast, small enough to stay lean. */
 const CURSOR_BATCH = 5_000;
+/** Rows per chunk handed to the response: about 50 kB of text. */
+const ROWS_PER_CHUNK = 500;
 
 /** A row as the cursor gives it: each value under its column's alias. */
 type RawRow = Record<string, unknown>;
@@ -282,7 +284,12 @@ function cursorStream(
               const more = rows.length === CURSOR_BATCH;
               // The database reads the next batch while this one is turned into text.
               if (more) next = fetchBatch();
-              if (rows.length > 0) controller.enqueue(encoder.encode(text.lines(rows)));
+              // Chunks of a few dozen kB: large strings skip the young generation and pile up
+              // until a full garbage collection (+180 MB at a million rows in one-batch chunks).
+              for (let start = 0; start < rows.length; start += ROWS_PER_CHUNK)
+                controller.enqueue(
+                  encoder.encode(text.lines(rows.slice(start, start + ROWS_PER_CHUNK))),
+                );
               if (!more) return;
               // Backpressure: no batch beyond the next until the client has read this one.
               while (!cancelled && (controller.desiredSize ?? 0) <= 0) await readerWants();
@@ -311,6 +318,6 @@ function cursorStream(
         wake?.();
       },
     },
-    { highWaterMark: 4 },
+    { highWaterMark: 8 },
   );
 }

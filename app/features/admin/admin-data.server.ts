@@ -9,12 +9,14 @@ import {
   inArray,
   isNotNull,
   isNull,
+  not,
   sql,
   sum,
   type SQL,
 } from "drizzle-orm";
 import { summaryColumns, ticketOverdueSql } from "~/features/support/tickets.server";
 import { activeTicketStatuses } from "~/features/support/ticket-rules";
+import type { Subquery } from "drizzle-orm";
 import type { PgTable } from "drizzle-orm/pg-core";
 import type { Database } from "~/platform/db/client.server";
 import { getDb } from "~/platform/db/database.server";
@@ -42,9 +44,10 @@ import {
 
 /**
  * A search counts its matches up to this many and then says "more than": an exact count of a
- * common word over a million rows would read them all, and no one pages that far.
+ * common word over a million rows would read them all, and a search is for finding, not for
+ * paging past 40 pages (each match counted costs a table row read: 10,000 cost 400 ms).
  */
-export const SEARCH_COUNT_CAP = 10_000;
+export const SEARCH_COUNT_CAP = 1_000;
 
 /** Spec: the dashboard lists the 5 latest payments and the 5 latest tickets. */
 const DASHBOARD_LATEST = 5;
@@ -81,27 +84,30 @@ export const listFilters = {
     );
   },
   usuarios(db: Database, { search }: AdminView): SQL | undefined {
-    if (!search) return undefined;
-    const pattern = containsPattern(search);
-    // Two indexed searches joined by UNION: an OR across the join could use neither index.
-    return inArray(
-      users.id,
-      db
-        .select({ id: users.id })
-        .from(users)
-        .where(ilike(users.email, pattern))
-        .union(
-          db
-            .select({ id: profiles.id })
-            .from(profiles)
-            .where(ilike(sql`coalesce(${profiles.fullName}, '')`, pattern)),
-        ),
-    );
+    return search ? inArray(users.id, usersMatching(db, search)) : undefined;
   },
   clientes(_db: Database, { search }: AdminView): SQL | undefined {
     return search ? ilike(searchText.customers(customers), containsPattern(search)) : undefined;
   },
 };
+
+/**
+ * Ids of the accounts whose address or name contains `search`: two indexed searches joined by
+ * UNION (an OR across the join could use neither index).
+ */
+function usersMatching(db: Database, search: string) {
+  const pattern = containsPattern(search);
+  return db
+    .select({ id: users.id })
+    .from(users)
+    .where(ilike(users.email, pattern))
+    .union(
+      db
+        .select({ id: profiles.id })
+        .from(profiles)
+        .where(ilike(sql`coalesce(${profiles.fullName}, '')`, pattern)),
+    );
+}
 
 /** Tickets whose number or subject, or whose customer's address, contains `search`. */
 function ticketsMatching(db: Database, search: string): SQL {
@@ -149,12 +155,18 @@ async function countRows(
     const [row] = await db.select({ total: count() }).from(table).where(filter);
     return { total: row?.total ?? 0, capped: false };
   }
-  const matches = db
-    .select({ one: sql<number>`1`.as("one") })
-    .from(table)
-    .where(filter)
-    .limit(SEARCH_COUNT_CAP + 1)
-    .as("matches");
+  return cappedCount(
+    db,
+    db
+      .select({ one: sql<number>`1`.as("one") })
+      .from(table)
+      .where(filter)
+      .limit(SEARCH_COUNT_CAP + 1)
+      .as("matches"),
+  );
+}
+
+async function cappedCount(db: Database, matches: Subquery): Promise<RowCount> {
   const [row] = await db.select({ total: count() }).from(matches);
   const total = row?.total ?? 0;
   return total > SEARCH_COUNT_CAP
@@ -221,6 +233,44 @@ function paymentRows(db: Database, filter: SQL | undefined, { limit, offset }: P
     .orderBy(desc(payments.createdAt), desc(payments.id));
 }
 
+/** Newest first: the tickets' usual order, and their index's. */
+const newestTicketsFirst = [desc(supportTickets.createdAt), desc(supportTickets.ticketNumber)];
+
+/**
+ * 'Vencidos primero': the tickets past their first-response time, the longest overdue first,
+ * then the rest newest first. Read as two indexed lists (the overdue ones from a partial index
+ * on the due time) each cut at the end of the page, then merged: sorting every ticket by an
+ * expression would read the whole table for each page.
+ */
+function overdueFirstNumbers(db: Database, filter: SQL | undefined, { limit, offset }: PageWindow) {
+  const branch = (part: 0 | 1) =>
+    db
+      .select({
+        ticketNumber: supportTickets.ticketNumber,
+        part: sql<number>`${sql.raw(String(part))}`.as("part"),
+        dueAt: supportTickets.firstResponseDueAt,
+        createdAt: supportTickets.createdAt,
+      })
+      .from(supportTickets)
+      .where(and(filter, part === 0 ? ticketOverdueSql : not(ticketOverdueSql)))
+      .orderBy(
+        ...(part === 0 ? [asc(supportTickets.firstResponseDueAt)] : []),
+        ...newestTicketsFirst,
+      )
+      .limit(offset + limit);
+  return db
+    .select({ ticketNumber: sql<string>`queue.ticket_number` })
+    .from(sql`((${branch(0)}) union all (${branch(1)})) as queue`)
+    .orderBy(
+      sql`queue.part`,
+      sql`case when queue.part = 0 then queue.first_response_due_at end`,
+      sql`queue.created_at desc`,
+      sql`queue.ticket_number desc`,
+    )
+    .limit(limit)
+    .offset(offset);
+}
+
 /**
  * Tickets with their customer's address, newest first; or, for 'Vencidos primero', the overdue
  * ones first, the longest overdue at the top.
@@ -229,27 +279,18 @@ function ticketRows(
   db: Database,
   filter: SQL | undefined,
   order: AdminView["order"],
-  { limit, offset }: PageWindow,
+  window: PageWindow,
 ) {
-  const overdueFirst =
-    order === "vencidos"
-      ? [
-          desc(ticketOverdueSql),
-          asc(sql`case when ${ticketOverdueSql} then ${supportTickets.firstResponseDueAt} end`),
-        ]
-      : [];
-  const ordering = [
-    ...overdueFirst,
-    desc(supportTickets.createdAt),
-    desc(supportTickets.ticketNumber),
-  ];
-  const pageNumbers = db
-    .select({ ticketNumber: supportTickets.ticketNumber })
-    .from(supportTickets)
-    .where(filter)
-    .orderBy(...ordering)
-    .limit(limit)
-    .offset(offset);
+  const overdueFirst = order === "vencidos";
+  const pageNumbers = overdueFirst
+    ? overdueFirstNumbers(db, filter, window)
+    : db
+        .select({ ticketNumber: supportTickets.ticketNumber })
+        .from(supportTickets)
+        .where(filter)
+        .orderBy(...newestTicketsFirst)
+        .limit(window.limit)
+        .offset(window.offset);
   return db
     .select({
       ...summaryColumns,
@@ -260,7 +301,15 @@ function ticketRows(
     .from(supportTickets)
     .innerJoin(users, eq(users.id, supportTickets.userId))
     .where(inArray(supportTickets.ticketNumber, pageNumbers))
-    .orderBy(...ordering);
+    .orderBy(
+      ...(overdueFirst
+        ? [
+            desc(ticketOverdueSql),
+            asc(sql`case when ${ticketOverdueSql} then ${supportTickets.firstResponseDueAt} end`),
+          ]
+        : []),
+      ...newestTicketsFirst,
+    );
 }
 
 function userRows(db: Database, filter: SQL | undefined, { limit, offset }: PageWindow) {
@@ -340,8 +389,17 @@ async function listTickets(db: Database, view: AdminView) {
 
 async function listUsers(db: Database, view: AdminView) {
   const filter = listFilters.usuarios(db, view);
-  return paged(view, countRows(db, users, filter, Boolean(view.search)), (window) =>
-    userRows(db, filter, window),
+  return paged(view, countUsers(db, view), (window) => userRows(db, filter, window));
+}
+
+/** A search counts the matching ids alone: every one is an account (profiles share its id). */
+function countUsers(db: Database, view: AdminView): Promise<RowCount> {
+  if (!view.search) return countRows(db, users, undefined, false);
+  return cappedCount(
+    db,
+    usersMatching(db, view.search)
+      .limit(SEARCH_COUNT_CAP + 1)
+      .as("matches"),
   );
 }
 
@@ -477,7 +535,7 @@ export function countList(
     case "tickets":
       return countRows(db, supportTickets, listFilters.tickets(db, view), searching);
     case "usuarios":
-      return countRows(db, users, listFilters.usuarios(db, view), searching);
+      return countUsers(db, view);
     case "clientes":
       return countRows(db, customers, listFilters.clientes(db, view), searching);
   }

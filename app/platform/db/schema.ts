@@ -399,6 +399,12 @@ export const supportTickets = pgTable(
     index("support_tickets_user_idx").on(table.userId, table.createdAt),
     index("support_tickets_status_idx").on(table.status, table.createdAt, table.ticketNumber),
     index("support_tickets_created_idx").on(table.createdAt, table.ticketNumber),
+    // The staff queue's 'Vencidos primero': active tickets still waiting for a first answer.
+    index("support_tickets_awaiting_reply_idx")
+      .on(table.firstResponseDueAt, table.createdAt, table.ticketNumber)
+      .where(
+        sql`${table.firstStaffReplyAt} is null and ${table.status} in ('open', 'in_progress')`,
+      ),
     index("support_tickets_search_idx").using(
       "gin",
       sql`${searchText.tickets(table)} gin_trgm_ops`,
