@@ -1,0 +1,227 @@
+import { execFileSync } from "node:child_process";
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { services as catalogue } from "~/features/catalogue/services";
+import { parseConfig } from "~/platform/config.server";
+
+/**
+ * No container engine runs here, so the deployment files are checked by what can read them:
+ * compose.yaml by a YAML parser against the configuration contract, the Dockerfile's stages by
+ * their instructions, and deploy/nginx.conf, unchanged, by `nginx -t` with the compose service
+ * names resolvable. (Building and starting the image by hand: README, "Deploying".)
+ */
+
+// js-yaml comes with ESLint's configuration loader; it has no types of its own here.
+const yaml = createRequire(import.meta.url)("js-yaml") as { load(text: string): unknown };
+
+const read = (file: string) => readFileSync(path.resolve(file), "utf8");
+
+type Service = {
+  build?: string;
+  image?: string;
+  env_file?: string | string[];
+  environment?: Record<string, string>;
+  ports?: string[];
+  volumes?: string[];
+  profiles?: string[];
+  depends_on?: Record<string, { condition: string }>;
+};
+const compose = yaml.load(read("compose.yaml")) as { services: Record<string, Service> };
+const services = compose.services;
+
+/** .env.example as a map; every value a placeholder a real .env replaces. */
+const envExample = Object.fromEntries(
+  read(".env.example")
+    .split("\n")
+    .filter((line) => /^[A-Z_]+=/.test(line))
+    .map((line) => [line.slice(0, line.indexOf("=")), line.slice(line.indexOf("=") + 1)]),
+);
+
+/** A filled-in .env: test values in the shapes production accepts. */
+const filledEnv: Record<string, string> = {
+  ...envExample,
+  AUTH_SECRET: "a".repeat(64),
+  POSTGRES_PASSWORD: "clave0123456789",
+  SMTP_URL: "smtp://mailpit:1025",
+  STRIPE_SECRET_KEY: "sk_live_123",
+  STRIPE_WEBHOOK_SECRET: "whsec_123",
+  ADMIN_EMAIL: "admin@example.es",
+  ADMIN_PASSWORD: "una-clave-larga",
+  COMPANY_LEGAL_NAME: "Empresa S.L.",
+  COMPANY_TAX_ID: "B12345678",
+  COMPANY_ADDRESS: "Calle Mayor 1, Madrid",
+  COMPANY_REGISTRY: "Registro Mercantil de Madrid",
+  ...Object.fromEntries(
+    Object.keys(envExample)
+      .filter((name) => name.startsWith("STRIPE_PRICE_"))
+      .map((name) => [name, `price_${name.toLowerCase()}`]),
+  ),
+};
+
+/** What compose gives an app container: the env file, then `environment` interpolated. */
+function containerEnvironment(service: Service): Record<string, string> {
+  const environment = Object.fromEntries(
+    Object.entries(service.environment ?? {}).map(([name, value]) => [
+      name,
+      value.replace(/\$\{(\w+)(?::\?[^}]*)?\}/g, (_, variable: string) => {
+        const found = filledEnv[variable];
+        if (found === undefined) throw new Error(`${variable} is not in .env.example`);
+        return found;
+      }),
+    ]),
+  );
+  return { ...filledEnv, ...environment };
+}
+
+describe("compose.yaml", () => {
+  it("runs two identical app instances, PostgreSQL, nginx and, for staging, a mail catcher", () => {
+    expect(Object.keys(services).sort()).toEqual(["app1", "app2", "db", "mailpit", "proxy"]);
+    expect(services.app1).toEqual(services.app2);
+    expect(services.app1!.build).toBe(".");
+    expect(services.app1!.depends_on?.db?.condition).toBe("service_healthy");
+    expect(services.mailpit!.profiles).toEqual(["staging"]);
+    expect(services.db!.image).toMatch(/^postgres:1[5-9]/);
+    // Only the proxy is reachable from outside; the instances and the database are not.
+    for (const name of ["app1", "app2", "db"]) expect(services[name]!.ports).toBeUndefined();
+    expect(services.proxy!.ports).toEqual(["${HTTP_PORT:-80}:80"]);
+  });
+
+  it("gives each instance a configuration that production accepts, secrets from .env only", () => {
+    const app = services.app1!;
+    expect(app.env_file).toBe(".env");
+    const env = containerEnvironment(app);
+    expect(env.NODE_ENV).toBe("production");
+    expect(env.DATABASE_URL).toBe("postgres://app:clave0123456789@db:5432/app");
+    expect(env.TRUST_PROXY).toBe("1");
+    const config = parseConfig(env);
+    expect(config.isProduction).toBe(true);
+    expect(config.siteUrl).toBe("https://www.example.es");
+    expect(config.trustProxy).toBe(1);
+    expect(config.port).toBe(3000);
+    // One price per service of the catalogue, by the names it reads.
+    expect(Object.keys(config.stripe.priceIds).sort()).toEqual(
+      catalogue.map((service) => service.stripePriceEnv).sort(),
+    );
+    // No secret is written in compose.yaml itself.
+    for (const secret of ["AUTH_SECRET", "STRIPE_SECRET_KEY", "STRIPE_WEBHOOK_SECRET", "SMTP_URL"])
+      expect(app.environment?.[secret]).toBeUndefined();
+  });
+
+  it("holds no secret in the example, which production refuses as it is", () => {
+    for (const secret of [
+      "AUTH_SECRET",
+      "POSTGRES_PASSWORD",
+      "STRIPE_SECRET_KEY",
+      "ADMIN_PASSWORD",
+    ])
+      expect(envExample[secret]).toBe("");
+    expect(() => parseConfig({ ...envExample, NODE_ENV: "production" })).toThrow(/AUTH_SECRET/);
+  });
+
+  it("keeps the env file out of git and out of the image", () => {
+    expect(read(".gitignore").split("\n")).toContain(".env");
+    expect(read(".dockerignore").split("\n")).toEqual(expect.arrayContaining([".env", ".env.*"]));
+  });
+
+  it("puts deploy/nginx.conf in front of exactly the app services, on their port", () => {
+    expect(services.proxy!.volumes).toContain(
+      "./deploy/nginx.conf:/etc/nginx/conf.d/default.conf:ro",
+    );
+    expect(services.proxy!.depends_on).toEqual({
+      app1: { condition: "service_healthy" },
+      app2: { condition: "service_healthy" },
+    });
+    const upstreams = [...read("deploy/nginx.conf").matchAll(/^\s*server ([\w.-]+:\d+)/gm)].map(
+      (match) => match[1],
+    );
+    expect(upstreams).toEqual(["app1:3000", "app2:3000"]);
+  });
+});
+
+describe("Dockerfile", () => {
+  const stages = read("Dockerfile")
+    .replace(/\\\n/g, " ")
+    .split(/^FROM /m)
+    .slice(1)
+    .map((stage) => {
+      const [from, ...lines] = stage.split("\n");
+      return { from: from!.trim(), lines: lines.map((line) => line.trim()).filter(Boolean) };
+    });
+  const runtime = stages.at(-1)!;
+
+  it("builds on Node 24 LTS and keeps only production dependencies in the final stage", () => {
+    expect(read("Dockerfile")).toMatch(/^ARG NODE_IMAGE=node:24-[\w.-]+$/m);
+    expect(stages.map((stage) => stage.from)).toEqual([
+      "${NODE_IMAGE} AS deps",
+      "deps AS build",
+      "${NODE_IMAGE} AS prod-deps",
+      "${NODE_IMAGE} AS runtime",
+    ]);
+    const prodDeps = stages[2]!.lines.join("\n");
+    expect(prodDeps).toMatch(/npm ci --omit=dev/);
+    const copies = runtime.lines.filter((line) => line.startsWith("COPY"));
+    expect(copies).toEqual([
+      "COPY --from=prod-deps /app/node_modules ./node_modules",
+      "COPY --from=build /app/build ./build",
+      "COPY package.json ./",
+      "COPY drizzle ./drizzle",
+    ]);
+  });
+
+  it("runs as an unprivileged user, on the configured port, health-checked on /readyz", () => {
+    expect(runtime.lines).toContain("USER node");
+    expect(runtime.lines).toContain("EXPOSE 3000");
+    expect(runtime.lines.join("\n")).toMatch(/PORT=3000/);
+    const healthcheck = runtime.lines.find((line) => line.startsWith("HEALTHCHECK"));
+    expect(healthcheck).toMatch(/\/readyz/);
+    expect(runtime.lines.at(-1)).toBe('CMD ["node", "build/server/index.js"]');
+  });
+});
+
+const canTestNginx =
+  existsSync("/usr/sbin/nginx") && existsSync("/usr/bin/unshare") && process.getuid?.() === 0;
+
+describe.skipIf(!canTestNginx)("deploy/nginx.conf as compose mounts it", () => {
+  it("passes nginx -t, with app1 and app2 resolvable as in the compose network", () => {
+    const root = mkdtempSync(path.join(tmpdir(), "nginx-t-"));
+    const site = read("deploy/nginx.conf").replace("/var/cache/nginx/site", `${root}/cache`);
+    writeFileSync(path.join(root, "site.conf"), site);
+    writeFileSync(path.join(root, "hosts"), "127.0.0.1 localhost app1 app2\n");
+    // The official image's nginx.conf, which includes conf.d/*.conf inside http { }.
+    writeFileSync(
+      path.join(root, "nginx.conf"),
+      `worker_processes auto;
+pid ${root}/nginx.pid;
+error_log stderr;
+events { worker_connections 1024; }
+http {
+  include /etc/nginx/mime.types;
+  default_type application/octet-stream;
+  sendfile on;
+  keepalive_timeout 65;
+  client_body_temp_path ${root}/body;
+  proxy_temp_path ${root}/proxy;
+  fastcgi_temp_path ${root}/fastcgi;
+  uwsgi_temp_path ${root}/uwsgi;
+  scgi_temp_path ${root}/scgi;
+  include ${root}/site.conf;
+}
+`,
+    );
+    // A private mount namespace: the machine's /etc/hosts is never touched.
+    const output = execFileSync(
+      "/usr/bin/unshare",
+      [
+        "-m",
+        "sh",
+        "-c",
+        `mount --bind ${root}/hosts /etc/hosts && /usr/sbin/nginx -t -c ${root}/nginx.conf 2>&1`,
+      ],
+      { encoding: "utf8" },
+    );
+    expect(output).toContain("test is successful");
+  });
+});
