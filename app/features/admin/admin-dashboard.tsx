@@ -63,15 +63,11 @@ export function AdminDashboard({ figures }: { figures: Figures }) {
       <DailyChart daily={figures.daily} />
       <div className="mt-10 grid grid-cols-1 gap-10 2xl:grid-cols-2">
         <div className="min-w-0">
-          <h2 className="text-lg font-semibold">
-            Últimos pagos
-          </h2>
+          <h2 className="text-lg font-semibold">Últimos pagos</h2>
           <PaymentsTable rows={figures.latestPayments} caption="Últimos pagos" />
         </div>
         <div className="min-w-0">
-          <h2 className="text-lg font-semibold">
-            Últimos tickets
-          </h2>
+          <h2 className="text-lg font-semibold">Últimos tickets</h2>
           <TicketsTable rows={figures.latestTickets} caption="Últimos tickets" />
         </div>
       </div>
