@@ -65,6 +65,11 @@ describe("public pages through the page cache", () => {
     const app = express();
     // As React Router's handler, which writes its answers without Express's own ETag.
     app.set("etag", false);
+    // As the site's security headers: every answer starts with its own nonce policy.
+    app.use((_req, res, next) => {
+      res.setHeader("Content-Security-Policy", "script-src 'nonce-fresco'");
+      next();
+    });
     const cache = createPageCache({
       paths: ["/", "/saludo", "/galleta", "/azar"],
       isProduction: true,
@@ -169,6 +174,10 @@ describe("public pages through the page cache", () => {
       expect(again.body.length).toBe(0);
       expect(again.headers.etag).toBe(headers.etag);
       expect(again.headers["cache-control"]).toBe(PUBLIC_PAGE_CACHE_CONTROL);
+      // A 304 updates the browser's stored headers: the stored page's policy (its scripts'
+      // hashes), never this answer's fresh nonce, or a reload blocks the page's scripts.
+      expect(again.headers["content-security-policy"]).toBe(headers["content-security-policy"]);
+      expect(again.headers["content-security-policy"]).not.toContain("nonce-fresco");
     }
     // Another encoding's tag does not match: those are other bytes.
     const gzip = await get("/", { "accept-encoding": "gzip", "if-none-match": headers.etag! });

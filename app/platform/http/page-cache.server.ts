@@ -144,11 +144,13 @@ function sendCached(
   res.setHeader("ETag", etag);
   res.setHeader("Vary", PUBLIC_PAGE_VARY);
   res.setHeader("X-Page-Cache", "hit");
+  // Also on a 304: the browser replaces the stored page's headers with the 304's, and this
+  // answer's own nonce policy would then block the stored page's scripts on a reload.
+  res.setHeader("Content-Security-Policy", page.csp);
   if (etagMatches(ifNoneMatch, etag)) {
     res.status(304).end();
     return;
   }
-  res.setHeader("Content-Security-Policy", page.csp);
   res.setHeader("Content-Type", page.contentType);
   if (encoding !== "identity") res.setHeader("Content-Encoding", encoding);
   res.setHeader("Content-Length", body.length);
