@@ -171,10 +171,17 @@ describe.skipIf(!existsSync(NGINX))("the shipped nginx", () => {
   });
 
   it("tells the instance the client's address, never one the client wrote, and the scheme", async () => {
-    await get("/sin-cabeceras", { "x-forwarded-for": "203.0.113.9", "x-forwarded-proto": "https" });
+    await get("/sin-cabeceras", { "x-forwarded-for": "203.0.113.9" });
     const last = reached("/sin-cabeceras").at(-1)!;
     expect(last.headers["x-forwarded-for"]).toBe("127.0.0.1");
     expect(last.headers["x-forwarded-proto"]).toBe("http");
+  });
+
+  it("keeps the https of a load balancer that ends TLS in front of it, and nothing else", async () => {
+    await get("/tras-balanceador", { "x-forwarded-proto": "https" });
+    expect(reached("/tras-balanceador").at(-1)!.headers["x-forwarded-proto"]).toBe("https");
+    await get("/esquema-raro", { "x-forwarded-proto": "javascript" });
+    expect(reached("/esquema-raro").at(-1)!.headers["x-forwarded-proto"]).toBe("http");
   });
 
   it("serves a page stale while it refreshes it in the background", async () => {
