@@ -11,6 +11,7 @@ import {
 } from "react-router";
 import { usePageViewer } from "~/features/accounts/page-viewer";
 import { ButtonLink } from "~/ui/button";
+import { LogoMark } from "~/ui/logo";
 import { adminTabs, type AdminTab } from "./admin-tabs";
 
 /**
@@ -51,17 +52,7 @@ export function AdminShell({ current, children }: { current?: AdminTab; children
             className="shrink-0 rounded-md"
             aria-label={brandName ? `${brandName}, inicio` : "Inicio"}
           >
-            <svg viewBox="0 0 32 32" className="size-8" aria-hidden="true">
-              <rect width="32" height="32" rx="8" className="fill-brand-600" />
-              <path
-                d="M8 10l8 13 8-13"
-                fill="none"
-                stroke="white"
-                strokeWidth="3"
-                strokeLinecap="round"
-                strokeLinejoin="round"
-              />
-            </svg>
+            <LogoMark className="size-8" />
           </Link>
           <div className="min-w-0 leading-tight">
             {brandName ? <p className="truncate text-xs text-slate-400">{brandName}</p> : null}
