@@ -203,35 +203,39 @@ function pageOf(view: AdminView, { total, capped }: RowCount): Page {
  * (an index-only scan, so a deep page skips index entries, not table rows), then those rows.
  */
 
-function inquiryRows(db: Database, filter: SQL | undefined, { limit, offset }: PageWindow) {
+/** The tables listed newest first by `(created_at, id)`, each with that index. */
+type NewestFirstTable = typeof contactInquiries | typeof payments | typeof customers;
+
+/** The page `window` of `table`'s rows matching `filter`, newest first. */
+function newestFirstPage<Table extends NewestFirstTable>(
+  db: Database,
+  table: Table,
+  filter: SQL | undefined,
+  { limit, offset }: PageWindow,
+): Promise<Table["$inferSelect"][]> {
+  const newestFirst = [desc(table.createdAt), desc(table.id)];
   const pageIds = db
-    .select({ id: contactInquiries.id })
-    .from(contactInquiries)
+    .select({ id: table.id })
+    .from(table as NewestFirstTable)
     .where(filter)
-    .orderBy(desc(contactInquiries.createdAt), desc(contactInquiries.id))
+    .orderBy(...newestFirst)
     .limit(limit)
     .offset(offset);
   return db
     .select()
-    .from(contactInquiries)
-    .where(inArray(contactInquiries.id, pageIds))
-    .orderBy(desc(contactInquiries.createdAt), desc(contactInquiries.id));
+    .from(table as NewestFirstTable)
+    .where(inArray(table.id, pageIds))
+    .orderBy(...newestFirst) as Promise<Table["$inferSelect"][]>;
 }
 
-function paymentRows(db: Database, filter: SQL | undefined, { limit, offset }: PageWindow) {
-  const pageIds = db
-    .select({ id: payments.id })
-    .from(payments)
-    .where(filter)
-    .orderBy(desc(payments.createdAt), desc(payments.id))
-    .limit(limit)
-    .offset(offset);
-  return db
-    .select()
-    .from(payments)
-    .where(inArray(payments.id, pageIds))
-    .orderBy(desc(payments.createdAt), desc(payments.id));
-}
+const inquiryRows = (db: Database, filter: SQL | undefined, window: PageWindow) =>
+  newestFirstPage(db, contactInquiries, filter, window);
+
+const paymentRows = (db: Database, filter: SQL | undefined, window: PageWindow) =>
+  newestFirstPage(db, payments, filter, window);
+
+const customerRows = (db: Database, filter: SQL | undefined, window: PageWindow) =>
+  newestFirstPage(db, customers, filter, window);
 
 /** Newest first: the tickets' usual order, and their index's. */
 const newestTicketsFirst = [desc(supportTickets.createdAt), desc(supportTickets.ticketNumber)];
@@ -338,21 +342,6 @@ function userRows(db: Database, filter: SQL | undefined, { limit, offset }: Page
     .leftJoin(profiles, eq(profiles.id, users.id))
     .where(inArray(users.id, pageIds))
     .orderBy(desc(users.createdAt), desc(users.id));
-}
-
-function customerRows(db: Database, filter: SQL | undefined, { limit, offset }: PageWindow) {
-  const pageIds = db
-    .select({ id: customers.id })
-    .from(customers)
-    .where(filter)
-    .orderBy(desc(customers.createdAt), desc(customers.id))
-    .limit(limit)
-    .offset(offset);
-  return db
-    .select()
-    .from(customers)
-    .where(inArray(customers.id, pageIds))
-    .orderBy(desc(customers.createdAt), desc(customers.id));
 }
 
 /** A page of rows and where it sits in the list. */
