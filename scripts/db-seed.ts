@@ -1,8 +1,13 @@
 /**
- * npm run db:seed [-- --large] [-- --reset]: fills the PostgreSQL database of DATABASE_URL with
- * made-up customers, purchases, payments, customers' totals, support tickets and contact
- * enquiries, so the admin panel can be tried (a few hundred rows) or measured at scale (--large:
- * 100,000 users, 1,000,000 purchases and payments, 200,000 tickets, 200,000 enquiries).
+ * npm run db:seed [-- --large] [-- --reset]: fills the database with made-up customers,
+ * purchases, payments, customers' totals, support tickets and contact enquiries, so the admin
+ * panel can be tried (a few hundred rows) or measured at scale (--large: 100,000 users,
+ * 1,000,000 purchases and payments, 200,000 tickets, 200,000 enquiries).
+ *
+ * The database is the server's: PostgreSQL when DATABASE_URL is set, otherwise the embedded
+ * PGlite database in DATA_DIR (demo size only; stop the server first, a PGlite directory takes
+ * one process). Both run the same statements through one small adapter (`query(text, values)`
+ * answering `{ rows }`, as pg and PGlite both do).
  *
  * It only fills an empty database: when the database already holds data it stops and says so,
  * unless --reset is given, which first empties every table (it says which database it empties).
@@ -14,10 +19,18 @@
  * trigger is off during the load and its table rebuilt once by refresh_payment_day_totals().
  * The made-up addresses use the reserved .example domain: no mail can reach a real person.
  */
+import path from "node:path";
+import type { PGlite } from "@electric-sql/pglite";
 import pg from "pg";
 import { contactServiceCodes, services } from "../app/features/catalogue/services";
 import { ticketPriorities, type TicketCategory } from "../app/features/support/ticket-rules";
+import { ConfigError, getConfig } from "../app/platform/config.server";
 import { openDatabase } from "../app/platform/db/client.server";
+
+/** What the seed needs of a connection: pg's and PGlite's `query(text, values)`, rows as `{ rows }`. */
+type SeedClient = {
+  query<Row = Record<string, unknown>>(text: string, values?: unknown[]): Promise<{ rows: Row[] }>;
+};
 
 type Sizes = { users: number; orders: number; tickets: number; inquiries: number };
 
@@ -157,20 +170,79 @@ function options() {
   return { large: args.has("--large"), reset: args.has("--reset") };
 }
 
-function targetUrl(): URL {
-  const raw = process.env.DATABASE_URL;
-  if (!raw || !/^postgres(ql)?:\/\//.test(raw)) {
-    console.error(
-      "db:seed necesita DATABASE_URL con una base de datos PostgreSQL (postgres://usuario@host:5432/base).\n" +
-        "No llena la base embebida (PGlite): un millón de filas es para medir en PostgreSQL.",
-    );
-    process.exit(2);
-  }
+type Target =
+  | { kind: "postgres"; url: string; where: string }
+  | { kind: "pglite"; dataDir: string; where: string };
+
+/** The server's database: DATABASE_URL's PostgreSQL, or the embedded one in DATA_DIR. */
+function target(large: boolean): Target {
   if (process.env.NODE_ENV === "production") {
     console.error("db:seed no se ejecuta con NODE_ENV=production: inventa clientes y pagos.");
     process.exit(2);
   }
-  return new URL(raw);
+  let config;
+  try {
+    config = getConfig();
+  } catch (error) {
+    console.error(error instanceof ConfigError ? error.message : error);
+    process.exit(2);
+  }
+  if (config.databaseUrl) {
+    const url = new URL(config.databaseUrl);
+    return {
+      kind: "postgres",
+      url: config.databaseUrl,
+      where: `${url.hostname}:${url.port || 5432}${url.pathname}`,
+    };
+  }
+  if (large) {
+    console.error(
+      "db:seed --large solo llena PostgreSQL: define DATABASE_URL (postgres://usuario@host:5432/base).\n" +
+        "La base embebida (PGlite) recibe solo la semilla de demostración (npm run db:seed): un millón de filas es para medir en PostgreSQL.",
+    );
+    process.exit(2);
+  }
+  // As app/platform/db/database.server.ts opens it.
+  const dataDir = path.join(config.dataDir, "db");
+  return { kind: "pglite", dataDir, where: `${dataDir} (PGlite)` };
+}
+
+/** Migrates the target and opens the one connection the seed runs on. */
+async function connect(to: Target): Promise<{ client: SeedClient; close(): Promise<void> }> {
+  if (to.kind === "pglite") {
+    const database = openDatabase({
+      kind: "pglite",
+      dataDir: to.dataDir,
+      template: path.resolve("build/pglite-template.tar.gz"),
+    });
+    try {
+      await database.migrate();
+    } catch (error) {
+      await database.close();
+      throw error;
+    }
+    // PGlite has a single connection: the seed runs on the one under Drizzle (its `$client`).
+    const pglite = (database.db as unknown as { $client: PGlite }).$client;
+    return {
+      client: { query: (text, values) => pglite.query(text, values) },
+      close: () => database.close(),
+    };
+  }
+  const database = openDatabase({ kind: "postgres", url: to.url, maxConnections: 1 });
+  try {
+    await database.migrate();
+  } finally {
+    await database.close();
+  }
+  const client = new pg.Client({ connectionString: to.url });
+  await client.connect();
+  return {
+    client: {
+      query: async <Row>(text: string, values?: unknown[]) =>
+        (await client.query(text, values)) as unknown as { rows: Row[] },
+    },
+    close: () => client.end(),
+  };
 }
 
 const elapsed = (since: number) => `${((performance.now() - since) / 1000).toFixed(1)} s`;
@@ -182,12 +254,12 @@ async function timed<T>(label: string, work: () => Promise<T>): Promise<T> {
   return result;
 }
 
-function step(client: pg.Client, label: string, text: string, values: unknown[] = []) {
+function step(client: SeedClient, label: string, text: string, values: unknown[] = []) {
   return timed(label, () => client.query(text, values));
 }
 
 /** Rows held by the tables a seed would write or that show real use. */
-async function existingRows(client: pg.Client) {
+async function existingRows(client: SeedClient) {
   const { rows } = await client.query<{ table: string; rows: string }>(`
     select 'usuarios' as table, count(*) as rows from users
     union all select 'pagos', count(*) from payments
@@ -197,7 +269,7 @@ async function existingRows(client: pg.Client) {
 }
 
 /** Every table of the application (not the migrations' own table, which lives in "drizzle"). */
-async function emptyEveryTable(client: pg.Client) {
+async function emptyEveryTable(client: SeedClient) {
   const { rows } = await client.query<{ name: string }>(
     "select quote_ident(tablename) as name from pg_tables where schemaname = 'public'",
   );
@@ -214,7 +286,7 @@ async function emptyEveryTable(client: pg.Client) {
  * tables; returns the statements that restore them, foreign keys last: adding one checks every
  * row in one join, far faster than a lookup per inserted row, and still refuses a broken seed.
  */
-async function dropIndexesAndForeignKeys(client: pg.Client): Promise<string[]> {
+async function dropIndexesAndForeignKeys(client: SeedClient): Promise<string[]> {
   const foreignKeys = await client.query<{ owner: string; name: string; definition: string }>(
     `select c.conrelid::regclass::text as owner, quote_ident(c.conname) as name,
             pg_get_constraintdef(c.oid) as definition
@@ -245,7 +317,7 @@ async function dropIndexesAndForeignKeys(client: pg.Client): Promise<string[]> {
 }
 
 /** Runs the statements, timing them as one step and naming the slow ones. */
-async function restore(client: pg.Client, statements: string[]) {
+async function restore(client: SeedClient, statements: string[]) {
   const started = performance.now();
   const slow: string[] = [];
   for (const statement of statements) {
@@ -263,7 +335,7 @@ async function restore(client: pg.Client, statements: string[]) {
   if (slow.length > 0) console.log(`    los más lentos: ${slow.join(", ")}`);
 }
 
-async function fill(client: pg.Client, sizes: Sizes) {
+async function fill(client: SeedClient, sizes: Sizes) {
   const customerCount = sizes.users - STAFF.length;
   const catalogue = [...services].sort((a, b) => a.id - b.id);
   // The service of an order: 1..6 from b.svc_draw, by the weights (constants of this file).
@@ -564,7 +636,7 @@ async function fill(client: pg.Client, sizes: Sizes) {
   );
 }
 
-async function counts(client: pg.Client) {
+async function counts(client: SeedClient) {
   const { rows } = await client.query<Record<string, string>>(`
     select (select count(*) from users) as usuarios,
            (select count(*) from profiles) as perfiles,
@@ -579,26 +651,17 @@ async function counts(client: pg.Client) {
 
 async function main() {
   const { large, reset } = options();
-  const url = targetUrl();
+  const to = target(large);
   const sizes = large ? LARGE : DEMO;
-  const where = `${url.hostname}:${url.port || 5432}${url.pathname}`;
   const started = performance.now();
 
-  const database = openDatabase({ kind: "postgres", url: url.toString(), maxConnections: 1 });
-  try {
-    await database.migrate();
-  } finally {
-    await database.close();
-  }
-  console.log(`Migraciones aplicadas en ${where} (${elapsed(started)}).`);
-
-  const client = new pg.Client({ connectionString: url.toString() });
-  await client.connect();
+  const { client, close } = await connect(to);
+  console.log(`Migraciones aplicadas en ${to.where} (${elapsed(started)}).`);
   try {
     const present = (await existingRows(client)).filter((entry) => entry.rows > 0);
     if (present.length > 0 && !reset) {
       console.error(
-        `La base de datos ${where} ya tiene datos (${present
+        `La base de datos ${to.where} ya tiene datos (${present
           .map((entry) => `${entry.rows.toLocaleString("es-ES")} ${entry.table}`)
           .join(", ")}): db:seed solo llena una base vacía.\n` +
           "Para vaciarla antes (se borran TODOS sus datos) añade --reset.",
@@ -607,13 +670,15 @@ async function main() {
       return;
     }
     console.log(
-      `Llenando ${where} (${large ? "--large" : "demo"}${present.length > 0 ? ", --reset: se vacía antes" : ""}):`,
+      `Llenando ${to.where} (${large ? "--large" : "demo"}${present.length > 0 ? ", --reset: se vacía antes" : ""}):`,
     );
     await client.query("begin");
     try {
-      await client.query("set local synchronous_commit = off");
-      await client.query("set local maintenance_work_mem = '1GB'");
-      await client.query("set local work_mem = '256MB'");
+      if (to.kind === "postgres") {
+        await client.query("set local synchronous_commit = off");
+        await client.query("set local maintenance_work_mem = '1GB'");
+        await client.query("set local work_mem = '256MB'");
+      }
       if (reset) await emptyEveryTable(client);
       const restoring = await dropIndexesAndForeignKeys(client);
       await fill(client, sizes);
@@ -628,7 +693,7 @@ async function main() {
     console.log(`Hecho en ${elapsed(started)}.`);
     console.table(rows);
   } finally {
-    await client.end();
+    await close();
   }
 }
 
