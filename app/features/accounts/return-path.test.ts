@@ -51,6 +51,12 @@ describe("safeReturnPath", () => {
     expect(safeReturnPath(value)).toBe(DEFAULT_RETURN_PATH);
   });
 
+  it("checks the path the URL parser made, not only the one it was given", () => {
+    // Found by the property below: the encoded dot segment goes, '%2F' then decodes to '//'.
+    expect(safeReturnPath("/%2e/%2Fevil.com", "/atras")).toBe("/atras");
+    expect(safeReturnPath("/%2e/perfil", "/atras")).toBe("/perfil");
+  });
+
   it("falls back for anything but a string, to the given fallback", () => {
     for (const value of [null, undefined, 42, ["/perfil"], { path: "/perfil" }])
       expect(safeReturnPath(value)).toBe(DEFAULT_RETURN_PATH);

@@ -46,7 +46,9 @@ export function safeReturnPath(value: unknown, fallback: string = DEFAULT_RETURN
   const path = `${url.pathname}${url.search}${url.hash}`;
   if (url.origin !== ORIGIN || !sameSitePath(path) || path.length > RETURN_PATH_MAX)
     return fallback;
-  return path;
+  // The parser may have made a new path ('/%2e/%2Fevil.com' becomes '/%2Fevil.com', which
+  // decodes to '//evil.com'): what it made must pass the same checks.
+  return path === value ? path : safeReturnPath(path, fallback);
 }
 
 /** `to` with the return path in its query, when there is one. */
