@@ -1,3 +1,4 @@
+import { FileText } from "lucide-react";
 import { formatPrice } from "~/features/catalogue/services";
 import { formatDate } from "~/ui/dates";
 import { purchaseStatusLabel } from "./purchase-status";
@@ -23,7 +24,25 @@ export type PurchaseListItem = {
   currency: string;
   createdAt: Date | string;
   completedAt: Date | string | null;
+  invoice?: InvoiceLink;
+  correctiveInvoice?: InvoiceLink;
 };
+
+type InvoiceLink = { id: string; number: string };
+
+/** A download of one of the customer's invoices (a file: the browser fetches it, not the router). */
+function InvoiceDownload({ invoice, label }: { invoice: InvoiceLink; label: string }) {
+  return (
+    <a
+      href={`/mi-cuenta/facturas/${invoice.id}`}
+      download
+      className="inline-flex items-center gap-1 font-semibold text-brand-700 underline-offset-2 hover:underline"
+    >
+      <FileText className="size-4" aria-hidden />
+      {label} {invoice.number}
+    </a>
+  );
+}
 
 /** A customer's purchases: service, status, date, completed date, price; `help` adds a link each. */
 export function PurchaseList({
@@ -45,6 +64,19 @@ export function PurchaseList({
                 ? ` · completada el ${formatDate(purchase.completedAt, "date")}`
                 : ""}
             </p>
+            {purchase.invoice || purchase.correctiveInvoice ? (
+              <div className="mt-2 flex flex-wrap gap-x-4 gap-y-1 text-sm">
+                {purchase.invoice ? (
+                  <InvoiceDownload invoice={purchase.invoice} label="Factura" />
+                ) : null}
+                {purchase.correctiveInvoice ? (
+                  <InvoiceDownload
+                    invoice={purchase.correctiveInvoice}
+                    label="Factura rectificativa"
+                  />
+                ) : null}
+              </div>
+            ) : null}
             {help ? <div className="mt-2 text-sm">{help(purchase)}</div> : null}
           </div>
           <div className="text-right">

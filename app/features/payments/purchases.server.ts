@@ -3,16 +3,41 @@ import type { Viewer } from "~/features/accounts/session.server";
 import { getConfig } from "~/platform/config.server";
 import { getDb } from "~/platform/db/database.server";
 import { purchases } from "~/platform/db/schema";
+import { invoicesOfPurchases } from "./invoices.server";
 import { simulatedPaymentsAvailable } from "./providers.server";
 
-/** A customer's purchases, newest first. */
-export function purchasesOf(userId: string, limit: number) {
-  return getDb()
-    .select()
+/** What a customer sees of their purchases (never the staff's notes on a refund). */
+const customerColumns = {
+  id: purchases.id,
+  serviceName: purchases.serviceName,
+  status: purchases.status,
+  price: purchases.price,
+  currency: purchases.currency,
+  provider: purchases.provider,
+  checkoutSessionId: purchases.checkoutSessionId,
+  paymentIntentId: purchases.paymentIntentId,
+  createdAt: purchases.createdAt,
+  completedAt: purchases.completedAt,
+  deliveryStatus: purchases.deliveryStatus,
+  deliveryNote: purchases.deliveryNote,
+  immediateStartConsentAt: purchases.immediateStartConsentAt,
+  withdrawalRequestedAt: purchases.withdrawalRequestedAt,
+};
+
+/** A customer's purchases, newest first, each with its invoices. */
+export async function purchasesOf(userId: string, limit: number) {
+  const own = await getDb()
+    .select(customerColumns)
     .from(purchases)
     .where(eq(purchases.userId, userId))
     .orderBy(desc(purchases.createdAt))
     .limit(limit);
+  const invoices = await invoicesOfPurchases(own.map((purchase) => purchase.id));
+  return own.map((purchase) => ({
+    ...purchase,
+    invoice: invoices.get(purchase.id)?.sale,
+    correctiveInvoice: invoices.get(purchase.id)?.corrective,
+  }));
 }
 
 /**

@@ -10,6 +10,8 @@ type Receipt = {
   purchaseId: string;
   /** When the payment was made, or returned. */
   paidAt: Date;
+  /** The invoice (or corrective invoice) issued with it, sent as a PDF attachment. */
+  invoice?: { number: string; pdf: Buffer };
 };
 
 type MailContext = { brandName: string; siteUrl: string };
@@ -59,6 +61,7 @@ function paymentMail(
     [copy.amountLabel, `${formatPrice(payment.amountCents)} (IVA incluido)`],
     ["Fecha", formatDate(payment.paidAt, "longDateTime")],
     ["Referencia", payment.purchaseId],
+    ...(payment.invoice ? [["Factura", `${payment.invoice.number} (adjunta en PDF)`]] : []),
   ];
   return {
     kind: copy.kind,
@@ -86,5 +89,14 @@ function paymentMail(
       "",
       `Tus compras: ${context.siteUrl}/mi-cuenta`,
     ].join("\n"),
+    attachments: payment.invoice
+      ? [
+          {
+            filename: `factura-${payment.invoice.number}.pdf`,
+            contentType: "application/pdf",
+            content: payment.invoice.pdf,
+          },
+        ]
+      : undefined,
   };
 }

@@ -14,6 +14,7 @@ import { getLogger } from "~/platform/logger.server";
 import { getMailWorker } from "~/platform/mail/mailer.server";
 import { enqueueMails } from "~/platform/mail/outbox.server";
 import { isBillingPseudonym } from "./billing-erasure.server";
+import { invoicePdf, issueCorrectiveInvoice, issueSaleInvoice } from "./invoices.server";
 import { statusesBelow, type PurchaseStatus } from "./purchase-status";
 import { stripeClient } from "./providers.server";
 import { receiptMail, refundMail } from "./receipt-mail.server";
@@ -225,13 +226,23 @@ async function completePurchase(
       "charged amount differs from the catalogue price",
     );
   }
+  const currency = (session.currency ?? "eur").toUpperCase();
   await tx.insert(payments).values({
     purchaseId: purchase.id,
     customerEmail: email,
     serviceName: purchase.serviceName,
     amount,
-    currency: (session.currency ?? "eur").toUpperCase(),
+    currency,
     status: "completed",
+  });
+  const invoice = await issueSaleInvoice(tx, {
+    purchaseId: purchase.id,
+    userId: purchase.userId,
+    serviceName: purchase.serviceName,
+    customerEmail: email,
+    amountCents: amount,
+    currency,
+    issuedAt: completedAt,
   });
   await tx
     .insert(customers)
@@ -264,6 +275,7 @@ async function completePurchase(
         amountCents: amount,
         purchaseId: purchase.id,
         paidAt: completedAt,
+        invoice: { number: invoice.number, pdf: await invoicePdf(tx, invoice) },
       },
       { brandName: company.brandName, siteUrl },
     ),
@@ -312,6 +324,11 @@ async function refundPurchase(
     description: `Compra reembolsada: ${purchase.serviceName}`,
     metadata: { purchaseId: purchase.id, amount: payment.amount, currency: payment.currency },
   });
+  const corrective = await issueCorrectiveInvoice(tx, {
+    purchaseId: purchase.id,
+    reason: purchase.refundReason ?? "Devolución del importe íntegro de la compra",
+    issuedAt: refundedAt,
+  });
   // The account was deleted and its e-mail replaced by a pseudonym: there is no one to tell.
   if (isBillingPseudonym(payment.customerEmail)) return false;
   const { company, siteUrl } = getConfig();
@@ -323,6 +340,9 @@ async function refundPurchase(
         amountCents: payment.amount,
         purchaseId: purchase.id,
         paidAt: refundedAt,
+        invoice: corrective
+          ? { number: corrective.number, pdf: await invoicePdf(tx, corrective) }
+          : undefined,
       },
       { brandName: company.brandName, siteUrl },
     ),

@@ -16,6 +16,9 @@ import {
   uuid,
 } from "drizzle-orm/pg-core";
 
+/** A file of a queued mail, its bytes in base64. */
+export type StoredMailAttachment = { filename: string; contentType: string; contentBase64: string };
+
 /** Timestamps are timestamptz everywhere; the database clock is the one source of "now". */
 const createdAt = () =>
   timestamp("created_at", { withTimezone: true, mode: "date" }).notNull().defaultNow();
@@ -108,6 +111,8 @@ export const mailOutbox = pgTable(
     /** smtp, or dev-mailbox when no SMTP server is configured. */
     deliveredVia: text("delivered_via"),
     sentAt: timestamp("sent_at", { withTimezone: true, mode: "date" }),
+    /** Files sent with the mail (an invoice's PDF), rendered when the mail was queued. */
+    attachments: jsonb("attachments").$type<StoredMailAttachment[]>(),
     createdAt: createdAt(),
   },
   (table) => [
@@ -223,6 +228,10 @@ export const profiles = pgTable(
     company: text("company"),
     avatarUrl: text("avatar_url"),
     bio: text("bio"),
+    /** Billing identity, optional: with both a NIF/NIE and a name, invoices are complete ones. */
+    taxId: text("tax_id"),
+    billingName: text("billing_name"),
+    billingAddress: text("billing_address"),
     email: text("email").notNull(),
     emailConfirmed: boolean("email_confirmed").notNull().default(false),
     ...timestamps,
@@ -269,6 +278,29 @@ export const purchases = pgTable(
     checkoutSessionId: text("checkout_session_id"),
     paymentIntentId: text("payment_intent_id"),
     completedAt: timestamp("completed_at", { withTimezone: true, mode: "date" }),
+    /**
+     * When the customer asked, before paying, for the service to begin at once and accepted
+     * losing the right of withdrawal once it is fully performed (TRLGDCU art. 103 a).
+     */
+    immediateStartConsentAt: timestamp("immediate_start_consent_at", {
+      withTimezone: true,
+      mode: "date",
+    }),
+    /** Payment and delivery are two things: staff move a paid purchase through these. */
+    deliveryStatus: text("delivery_status", { enum: ["pending", "in_progress", "delivered"] })
+      .notNull()
+      .default("pending"),
+    deliveryNote: text("delivery_note"),
+    deliveryUpdatedAt: timestamp("delivery_updated_at", { withTimezone: true, mode: "date" }),
+    /** The customer used the right of withdrawal ('Desistir del contrato'). */
+    withdrawalRequestedAt: timestamp("withdrawal_requested_at", {
+      withTimezone: true,
+      mode: "date",
+    }),
+    /** A refund the staff asked the provider for, and why; the provider's event applies it. */
+    refundReason: text("refund_reason"),
+    refundRequestedAt: timestamp("refund_requested_at", { withTimezone: true, mode: "date" }),
+    refundRequestedBy: text("refund_requested_by"),
     ...timestamps,
   },
   (table) => [
@@ -463,4 +495,65 @@ export const ticketAttachments = pgTable(
     createdAt: createdAt(),
   },
   (table) => [index("ticket_attachments_message_idx").on(table.messageId)],
+);
+
+/**
+ * Invoices (Real Decreto 1619/2012): one per completed payment (series F) and one corrective
+ * invoice per refund (series R, naming the invoice it corrects). Numbers are gap-free per series
+ * and year (invoiceCounters). What the invoice says is copied into it when it is issued, so it
+ * never changes afterwards: a trigger (migration 0008) refuses updates and deletes, except
+ * removing the customer's name and e-mail from a simplified invoice when the account is deleted.
+ */
+export const invoices = pgTable(
+  "invoices",
+  {
+    id: uuid("id")
+      .primaryKey()
+      .default(sql`gen_random_uuid()`),
+    /** Series letter and year then the sequence: F2026-000001, R2026-000001. */
+    number: text("number").notNull(),
+    series: text("series", { enum: ["F", "R"] }).notNull(),
+    year: integer("year").notNull(),
+    sequence: integer("sequence").notNull(),
+    /** simplified (no customer tax id), complete (customer NIF/NIE and name), corrective. */
+    kind: text("kind", { enum: ["simplified", "complete", "corrective"] }).notNull(),
+    issuedAt: timestamp("issued_at", { withTimezone: true, mode: "date" }).notNull().defaultNow(),
+    purchaseId: uuid("purchase_id")
+      .notNull()
+      .references(() => purchases.id),
+    /** The invoice a corrective one corrects. */
+    correctsInvoiceId: uuid("corrects_invoice_id").references((): AnyPgColumn => invoices.id),
+    correctionReason: text("correction_reason"),
+    sellerName: text("seller_name").notNull(),
+    sellerTaxId: text("seller_tax_id").notNull(),
+    sellerAddress: text("seller_address").notNull(),
+    customerEmail: text("customer_email"),
+    customerName: text("customer_name"),
+    customerTaxId: text("customer_tax_id"),
+    customerAddress: text("customer_address"),
+    description: text("description").notNull(),
+    /** In cents; negative on a corrective invoice. base + vat = total. */
+    baseAmount: integer("base_amount").notNull(),
+    vatRate: integer("vat_rate").notNull(),
+    vatAmount: integer("vat_amount").notNull(),
+    totalAmount: integer("total_amount").notNull(),
+    currency: text("currency").notNull().default("EUR"),
+  },
+  (table) => [
+    uniqueIndex("invoices_number_idx").on(table.number),
+    uniqueIndex("invoices_series_sequence_idx").on(table.series, table.year, table.sequence),
+    // One invoice per sale and one corrective invoice per refunded sale.
+    uniqueIndex("invoices_one_per_purchase_idx").on(table.purchaseId, table.series),
+  ],
+);
+
+/** The last number given out per invoice series and year: locked per invoice, so no gaps. */
+export const invoiceCounters = pgTable(
+  "invoice_counters",
+  {
+    series: text("series").notNull(),
+    year: integer("year").notNull(),
+    lastNumber: integer("last_number").notNull(),
+  },
+  (table) => [primaryKey({ columns: [table.series, table.year] })],
 );

@@ -1,6 +1,6 @@
 import { and, asc, eq, inArray, lt, lte, or, sql, type SQL } from "drizzle-orm";
 import type { Database } from "../db/client.server";
-import { mailOutbox } from "../db/schema";
+import { mailOutbox, type StoredMailAttachment } from "../db/schema";
 import { hitRateLimit } from "../security/rate-limit.server";
 
 /** A mail ready to be queued: rendered subject, HTML and plain text. */
@@ -11,7 +11,11 @@ export type OutgoingMail = {
   subject: string;
   html: string;
   text: string;
+  attachments?: MailAttachment[];
 };
+
+/** A file sent with a mail; its bytes are stored with the queued mail. */
+export type MailAttachment = { filename: string; contentType: string; content: Buffer };
 
 export type QueuedMail = typeof mailOutbox.$inferSelect;
 
@@ -41,8 +45,13 @@ function insertMails(writer: Writer, mails: OutgoingMail[]) {
       subject: mail.subject,
       html: mail.html,
       text: mail.text,
+      attachments: mail.attachments?.map(storedAttachment) ?? null,
     })),
   );
+}
+
+function storedAttachment({ filename, contentType, content }: MailAttachment): StoredMailAttachment {
+  return { filename, contentType, contentBase64: content.toString("base64") };
 }
 
 export const RETRY_BASE_MS = 30_000;

@@ -22,6 +22,11 @@ export function smtpTransport(smtpUrl: string, from: string): MailTransport & { 
         subject: mail.subject,
         html: mail.html,
         text: mail.text,
+        attachments: mail.attachments?.map((file) => ({
+          filename: file.filename,
+          contentType: file.contentType,
+          content: Buffer.from(file.contentBase64, "base64"),
+        })),
         // The outbox id makes retries recognisable as the same message downstream.
         messageId: `<${mail.id}@outbox>`,
       });

@@ -1,0 +1,226 @@
+import { and, eq, inArray, sql } from "drizzle-orm";
+import type { Viewer } from "~/features/accounts/session.server";
+import { getConfig } from "~/platform/config.server";
+import type { Database } from "~/platform/db/client.server";
+import { getDb } from "~/platform/db/database.server";
+import { isUuid } from "~/platform/db/ids";
+import { invoiceCounters, invoices, profiles, purchases } from "~/platform/db/schema";
+import { SITE_TIME_ZONE } from "~/ui/dates";
+import { renderInvoicePdf } from "./invoice-pdf.server";
+import { splitVat, VAT_RATE_PERCENT } from "./vat";
+
+type Transaction = Parameters<Parameters<Database["transaction"]>[0]>[0];
+export type Invoice = typeof invoices.$inferSelect;
+type Series = Invoice["series"];
+
+/** F2026-000001: the series letter, the year and six digits. */
+export function formatInvoiceNumber(series: Series, year: number, sequence: number): string {
+  return `${series}${year}-${String(sequence).padStart(6, "0")}`;
+}
+
+const yearInSpain = new Intl.DateTimeFormat("en", { year: "numeric", timeZone: SITE_TIME_ZONE });
+
+/**
+ * The next number of a series in the year of the issue date (Spain's calendar). The counter row
+ * stays locked until the caller's transaction ends: concurrent completions wait for each other,
+ * and a transaction that rolls back gives its number back, so numbers never repeat or skip.
+ */
+async function nextInvoiceNumber(tx: Transaction, series: Series, issuedAt: Date) {
+  const year = Number(yearInSpain.format(issuedAt));
+  const [counter] = await tx
+    .insert(invoiceCounters)
+    .values({ series, year, lastNumber: 1 })
+    .onConflictDoUpdate({
+      target: [invoiceCounters.series, invoiceCounters.year],
+      set: { lastNumber: sql`${invoiceCounters.lastNumber} + 1` },
+    })
+    .returning({ lastNumber: invoiceCounters.lastNumber });
+  const sequence = counter!.lastNumber;
+  return { year, sequence, number: formatInvoiceNumber(series, year, sequence) };
+}
+
+/** The company as the configuration names it (the same data /aviso-legal publishes). */
+function seller() {
+  const { company } = getConfig();
+  return {
+    sellerName: company.legalName,
+    sellerTaxId: company.taxId,
+    sellerAddress: company.address,
+  };
+}
+
+/** What the customer gave for their invoices, if anything, at the time of the sale. */
+async function billingIdentity(tx: Transaction, userId: string | null) {
+  if (!userId) return undefined;
+  const [profile] = await tx
+    .select({
+      fullName: profiles.fullName,
+      taxId: profiles.taxId,
+      billingName: profiles.billingName,
+      billingAddress: profiles.billingAddress,
+    })
+    .from(profiles)
+    .where(eq(profiles.id, userId));
+  return profile;
+}
+
+type Sale = {
+  purchaseId: string;
+  userId: string | null;
+  serviceName: string;
+  customerEmail: string;
+  amountCents: number;
+  currency: string;
+  issuedAt: Date;
+};
+
+/**
+ * The invoice of a completed payment, issued in the transaction that completes it: a complete
+ * invoice when the customer's profile holds a NIF/NIE and a billing name, a simplified one
+ * otherwise (a sale to a consumer under 3,000 €, RD 1619/2012 art. 4).
+ */
+export async function issueSaleInvoice(tx: Transaction, sale: Sale): Promise<Invoice> {
+  const identity = await billingIdentity(tx, sale.userId);
+  const complete = Boolean(identity?.taxId && identity.billingName);
+  const { year, sequence, number } = await nextInvoiceNumber(tx, "F", sale.issuedAt);
+  const { baseCents, vatCents } = splitVat(sale.amountCents);
+  const [invoice] = await tx
+    .insert(invoices)
+    .values({
+      number,
+      series: "F",
+      year,
+      sequence,
+      kind: complete ? "complete" : "simplified",
+      issuedAt: sale.issuedAt,
+      purchaseId: sale.purchaseId,
+      ...seller(),
+      customerEmail: sale.customerEmail,
+      customerName: complete ? identity!.billingName : (identity?.fullName ?? null),
+      customerTaxId: complete ? identity!.taxId : null,
+      customerAddress: complete ? (identity!.billingAddress ?? null) : null,
+      description: sale.serviceName,
+      baseAmount: baseCents,
+      vatRate: VAT_RATE_PERCENT,
+      vatAmount: vatCents,
+      totalAmount: sale.amountCents,
+      currency: sale.currency,
+    })
+    .returning();
+  return invoice!;
+}
+
+/**
+ * The corrective invoice of a refunded sale (RD 1619/2012 art. 15): the same customer and line
+ * with negative amounts, naming the invoice it corrects and why. Undefined when the sale has no
+ * invoice (completed before invoices existed); a second refund finds the first one's.
+ */
+export async function issueCorrectiveInvoice(
+  tx: Transaction,
+  { purchaseId, reason, issuedAt }: { purchaseId: string; reason: string; issuedAt: Date },
+): Promise<Invoice | undefined> {
+  const [original] = await tx
+    .select()
+    .from(invoices)
+    .where(and(eq(invoices.purchaseId, purchaseId), eq(invoices.series, "F")));
+  if (!original) return undefined;
+  const [existing] = await tx
+    .select()
+    .from(invoices)
+    .where(and(eq(invoices.purchaseId, purchaseId), eq(invoices.series, "R")));
+  if (existing) return existing;
+  const { year, sequence, number } = await nextInvoiceNumber(tx, "R", issuedAt);
+  const [corrective] = await tx
+    .insert(invoices)
+    .values({
+      ...original,
+      id: undefined,
+      number,
+      series: "R",
+      year,
+      sequence,
+      kind: "corrective",
+      issuedAt,
+      correctsInvoiceId: original.id,
+      correctionReason: reason,
+      ...seller(),
+      baseAmount: -original.baseAmount,
+      vatAmount: -original.vatAmount,
+      totalAmount: -original.totalAmount,
+    })
+    .returning();
+  return corrective!;
+}
+
+/** The invoices of some purchases, by purchase: its invoice and, once refunded, the corrective. */
+export async function invoicesOfPurchases(purchaseIds: string[]) {
+  const byPurchase = new Map<string, { sale?: InvoiceLink; corrective?: InvoiceLink }>();
+  if (purchaseIds.length === 0) return byPurchase;
+  const rows = await getDb()
+    .select({
+      id: invoices.id,
+      number: invoices.number,
+      series: invoices.series,
+      purchaseId: invoices.purchaseId,
+    })
+    .from(invoices)
+    .where(inArray(invoices.purchaseId, purchaseIds));
+  for (const row of rows) {
+    const entry = byPurchase.get(row.purchaseId) ?? {};
+    entry[row.series === "F" ? "sale" : "corrective"] = { id: row.id, number: row.number };
+    byPurchase.set(row.purchaseId, entry);
+  }
+  return byPurchase;
+}
+
+export type InvoiceLink = { id: string; number: string };
+
+type Reader = Pick<Database, "select">;
+
+/** An invoice's PDF; a corrective one names the number of the invoice it corrects. */
+export async function invoicePdf(reader: Reader, invoice: Invoice): Promise<Buffer> {
+  let correctedNumber: string | undefined;
+  if (invoice.correctsInvoiceId) {
+    const [corrected] = await reader
+      .select({ number: invoices.number })
+      .from(invoices)
+      .where(eq(invoices.id, invoice.correctsInvoiceId));
+    correctedNumber = corrected?.number;
+  }
+  return renderInvoicePdf(invoice, getConfig().company.brandName, correctedNumber);
+}
+
+/** An invoice as a PDF download, named by its number. */
+async function invoicePdfResponse(invoice: Invoice): Promise<Response> {
+  const pdf = await invoicePdf(getDb(), invoice);
+  return new Response(new Uint8Array(pdf), {
+    headers: {
+      "Content-Type": "application/pdf",
+      "Content-Disposition": `attachment; filename="factura-${invoice.number}.pdf"`,
+      "Cache-Control": "private, no-store",
+      "X-Content-Type-Options": "nosniff",
+    },
+  });
+}
+
+const notFound = () => new Response("Factura no encontrada", { status: 404 });
+
+/** A customer's own invoice: one of another customer answers 404, like one that does not exist. */
+export async function customerInvoiceDownload(viewer: Viewer, invoiceId: string) {
+  if (!isUuid(invoiceId)) throw notFound();
+  const [row] = await getDb()
+    .select({ invoice: invoices })
+    .from(invoices)
+    .innerJoin(purchases, eq(purchases.id, invoices.purchaseId))
+    .where(and(eq(invoices.id, invoiceId), eq(purchases.userId, viewer.id)));
+  if (!row) throw notFound();
+  return invoicePdfResponse(row.invoice);
+}
+
+/** Any invoice, for the staff. */
+export async function staffInvoiceDownload(invoiceId: string) {
+  if (!isUuid(invoiceId)) throw notFound();
+  const [invoice] = await getDb().select().from(invoices).where(eq(invoices.id, invoiceId));
+  if (!invoice) throw notFound();
+  return invoicePdfResponse(invoice);
+}
