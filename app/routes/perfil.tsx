@@ -184,6 +184,34 @@ function ProfileForm({
           </span>
         }
       />
+      <fieldset className="space-y-4 border-t border-slate-200 pt-4">
+        <legend className="pt-4 text-base font-semibold text-ink">Datos de facturación</legend>
+        <p className="text-sm text-slate-600">
+          Opcionales. Con tu NIF o NIE y el nombre de facturación, tus próximas compras tendrán
+          factura completa; sin ellos, factura simplificada.
+        </p>
+        <Field
+          label="NIF o NIE"
+          name="taxId"
+          autoComplete="off"
+          maxLength={PROFILE_LIMITS.taxId}
+          defaultValue={profile.taxId ?? ""}
+        />
+        <Field
+          label="Nombre o razón social para la factura"
+          name="billingName"
+          autoComplete="name"
+          maxLength={PROFILE_LIMITS.billingName}
+          defaultValue={profile.billingName ?? ""}
+        />
+        <Field
+          label="Dirección de facturación (opcional)"
+          name="billingAddress"
+          autoComplete="street-address"
+          maxLength={PROFILE_LIMITS.billingAddress}
+          defaultValue={profile.billingAddress ?? ""}
+        />
+      </fieldset>
       <div className="flex flex-wrap gap-3">
         <Button type="submit" disabled={saving}>
           {saving ? "Guardando..." : "Guardar"}

@@ -66,6 +66,17 @@ export default function SignUp({ loaderData, actionData }: Route.ComponentProps)
             <HumanCheck onReadyChange={setHumanCheckReady} renewOn={actionData} />
           </div>
         ) : null}
+        <p className="text-sm text-slate-600">
+          Al crear tu cuenta aceptas los{" "}
+          <Link to="/terminos" className="font-semibold text-brand-700 underline">
+            Términos y Condiciones
+          </Link>{" "}
+          y confirmas que has leído la{" "}
+          <Link to="/privacidad" className="font-semibold text-brand-700 underline">
+            Política de Privacidad
+          </Link>
+          .
+        </p>
         <Button type="submit" size="lg" className="w-full" disabled={busy || !humanCheckReady}>
           {busy ? "Registrando..." : humanCheckReady ? "Crear Cuenta" : "Cargando..."}
         </Button>

@@ -3,6 +3,7 @@ import { Link, useLocation } from "react-router";
 import type { Route } from "./+types/service";
 import { ServiceIcon } from "~/features/catalogue/service-icon";
 import { priceFromText, serviceByPath, type Service } from "~/features/catalogue/services";
+import { VAT_INCLUDED } from "~/features/catalogue/vat";
 import { ContactSection } from "~/features/contact/contact-section";
 import { BuyButton } from "~/features/payments/purchase-dialog";
 import { pageMeta } from "~/features/seo/meta";
@@ -49,6 +50,7 @@ export default function ServicePage({ matches }: Route.ComponentProps) {
             className="self-start rounded-2xl bg-white p-6 shadow-lg ring-1 ring-slate-200 sm:p-8 lg:col-span-2"
           >
             <p className="text-3xl font-bold tracking-tight text-ink">{priceFromText(service)}</p>
+            <p className="text-sm font-medium text-slate-600">{VAT_INCLUDED}</p>
             <p className="mt-1 text-sm text-slate-500">Pago único • Sin cuotas</p>
             <p className="mt-6 flex gap-3 text-sm leading-6">
               <Clock className="size-5 shrink-0 text-brand-600" aria-hidden />

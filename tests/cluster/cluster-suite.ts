@@ -298,7 +298,7 @@ async function checkouts(context: Context, customer: Customer, serviceIds: numbe
   for (const serviceId of serviceIds) {
     const answer = await postForm(
       `${context.nginx}/checkout`,
-      { serviceId: String(serviceId) },
+      { serviceId: String(serviceId), immediateStart: "yes" },
       { cookie: customer.jar.header },
     );
     check(

@@ -14,6 +14,7 @@ export type MatrixIds = {
   mailId: string;
   ticketId: string;
   attachmentId: string;
+  invoiceId: string;
 };
 
 export type Outcome =
@@ -193,7 +194,7 @@ export const authorizationMatrix: MatrixRow[] = [
     url: () => "/checkout",
     get: everyone({ redirect: "/precios" }),
     post: signedIn("unauthorised", "ok"),
-    form: () => ({ serviceId: "2" }),
+    form: () => ({ serviceId: "2", immediateStart: "yes" }),
   },
   {
     route: "pago-simulado/:sessionId",
@@ -275,6 +276,20 @@ export const authorizationMatrix: MatrixRow[] = [
   {
     route: "admin/exportar",
     url: () => "/admin/exportar?tab=pagos",
+    get: adminOnly("ok"),
+    post: everyone("noAction"),
+    endsSessions: true,
+  },
+  {
+    route: "mi-cuenta/facturas/:invoiceId",
+    url: ({ invoiceId }) => `/mi-cuenta/facturas/${invoiceId}`,
+    // Its customer downloads it here; for any other account it does not exist (staff use theirs).
+    get: { anonymous: "signIn", customer: "ok", otherCustomer: "notFound", admin: "notFound" },
+    post: everyone("noAction"),
+  },
+  {
+    route: "admin/facturas/:invoiceId",
+    url: ({ invoiceId }) => `/admin/facturas/${invoiceId}`,
     get: adminOnly("ok"),
     post: everyone("noAction"),
     endsSessions: true,

@@ -55,10 +55,20 @@ test.beforeAll(async ({ browser, baseURL }) => {
   // The customer's own ids, which the others will try: a checkout session, a mail, a ticket and
   // the file sent with it.
   const checkout = await sessions.customer.post("/checkout", {
-    form: { serviceId: "1" },
+    form: { serviceId: "1", immediateStart: "yes" },
     headers: { Origin: baseURL! },
   });
   const checkoutUrl = ((await checkout.json()) as { url: string }).url;
+  // Paid on the simulated checkout: the purchase gets its invoice.
+  const checkoutSessionId = new URL(checkoutUrl, baseURL).pathname.split("/").pop()!;
+  const payment = await sessions.customer.post(`/pago-simulado/${checkoutSessionId}`, {
+    form: { outcome: "pay" },
+    headers: { Origin: baseURL! },
+  });
+  expect(payment.status(), "the simulated payment").toBe(302);
+  const purchasesPage = await (await sessions.customer.get("/mi-cuenta?tab=compras")).text();
+  const invoiceId = /\/mi-cuenta\/facturas\/([0-9a-f-]{36})/.exec(purchasesPage)?.[1];
+  expect(invoiceId, "the invoice of the customer's purchase").toBeTruthy();
   const ticket = await sessions.customer.post("/mi-cuenta/tickets/nuevo", {
     multipart: {
       subject: "Ticket de la matriz",
@@ -80,10 +90,11 @@ test.beforeAll(async ({ browser, baseURL }) => {
   expect(attachmentId, "the file of the customer's ticket").toBeTruthy();
   await linksOfLatestMail(customerPage, customer.email, /^Confirma tu email/);
   ids = {
-    checkoutSessionId: new URL(checkoutUrl, baseURL).pathname.split("/").pop()!,
+    checkoutSessionId,
     mailId: new URL(customerPage.url()).pathname.split("/").pop()!,
     ticketId: ticketPath.split("/").pop()!,
     attachmentId: attachmentId!,
+    invoiceId: invoiceId!,
   };
   for (const page of [customerPage, otherPage, adminPage]) await page.close();
 });

@@ -1,13 +1,14 @@
 import type { Page } from "@playwright/test";
 import { createVerifiedCustomer, toast } from "./accounts-helpers";
 import { expect, openPage, test } from "./fixtures";
+import { payInDialog } from "./purchase-helpers";
 
 const dialog = (page: Page) => page.getByRole("dialog");
 
 async function buyFromServicePage(page: Page, path: string) {
   await openPage(page, path);
   await page.getByRole("button", { name: "Comprar ahora" }).click();
-  await dialog(page).getByRole("button", { name: "Pagar ahora" }).click();
+  await payInDialog(page);
   await expect(page).toHaveURL(/\/pago-simulado\/cs_sim_/);
   await expect(page.getByRole("heading", { name: "Pago simulado" })).toBeVisible();
 }

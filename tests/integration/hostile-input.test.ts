@@ -185,7 +185,7 @@ async function newCustomer(): Promise<RoleFixture> {
   const email = `hostil-${randomBytes(6).toString("hex")}@example.com`;
   const { cookie, userId } = await signedInCustomer(email, { clientAddress: "192.0.2.200" });
   for (const serviceId of ["1", "4"])
-    await startCheckout(formPost("/checkout", { serviceId }, cookie));
+    await startCheckout(formPost("/checkout", { serviceId, immediateStart: "yes" }, cookie));
   await openTicket(cookie);
   const token = sessionTokenOf(cookie);
   secrets.add("session token", token);
@@ -480,7 +480,9 @@ beforeAll(async () => {
   const customer = await signedInCustomer(KNOWN_CUSTOMER, { clientAddress: "192.0.2.202" });
   secrets.add("session token", sessionTokenOf(customer.cookie));
   // The staff work on the customers' tickets and files: the known customer's are the admin's.
-  await startCheckout(formPost("/checkout", { serviceId: "2" }, customer.cookie));
+  await startCheckout(
+    formPost("/checkout", { serviceId: "2", immediateStart: "yes" }, customer.cookie),
+  );
   await openTicket(customer.cookie);
   admin.ids = await idsOf(customer.userId);
   secrets.addLiteral("password", ADMIN_PASSWORD);
@@ -856,7 +858,9 @@ describe("the Stripe webhook (POST /api/stripe/webhook)", () => {
     async () => {
       const buyer = await newCustomer();
       for (const serviceId of ["2", "3", "5", "6"])
-        await startCheckout(formPost("/checkout", { serviceId }, buyer.cookie));
+        await startCheckout(
+          formPost("/checkout", { serviceId, immediateStart: "yes" }, buyer.cookie),
+        );
       const own = await database.db
         .select()
         .from(purchases)

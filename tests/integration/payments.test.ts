@@ -117,6 +117,7 @@ describe("checkout", () => {
             priceId: "price_cheap",
             serviceName: "Gratis",
             currency: "usd",
+            immediateStart: "yes",
           },
           verifiedCookie,
         ),
@@ -152,26 +153,39 @@ describe("checkout", () => {
 
   it("refuses an unverified customer with 403 and an anonymous visitor with 401", async () => {
     expect(
-      unwrap(await startCheckout(formPost("/checkout", { serviceId: "4" }, unverifiedCookie))),
+      unwrap(
+        await startCheckout(
+          formPost("/checkout", { serviceId: "4", immediateStart: "yes" }, unverifiedCookie),
+        ),
+      ),
     ).toEqual({
       status: 403,
       body: { error: "emailNotVerified" },
     });
-    expect(unwrap(await startCheckout(formPost("/checkout", { serviceId: "4" })))).toMatchObject({
+    expect(
+      unwrap(await startCheckout(formPost("/checkout", { serviceId: "4", immediateStart: "yes" }))),
+    ).toMatchObject({
       status: 401,
     });
   });
 
   it("answers the spec's error when the service has no Stripe price id, and 400 for an unknown service", async () => {
     expect(
-      unwrap(await startCheckout(formPost("/checkout", { serviceId: "1" }, verifiedCookie))),
+      unwrap(
+        await startCheckout(
+          formPost("/checkout", { serviceId: "1", immediateStart: "yes" }, verifiedCookie),
+        ),
+      ),
     ).toEqual({
       status: 400,
       body: { error: "priceIdMissing" },
     });
     expect(
-      unwrap(await startCheckout(formPost("/checkout", { serviceId: "99" }, verifiedCookie)))
-        .status,
+      unwrap(
+        await startCheckout(
+          formPost("/checkout", { serviceId: "99", immediateStart: "yes" }, verifiedCookie),
+        ),
+      ).status,
     ).toBe(400);
   });
 });
@@ -203,7 +217,11 @@ describe("the webhook", () => {
   });
 
   it("counts one payment whatever the repetitions and order of the events", async () => {
-    unwrap(await startCheckout(formPost("/checkout", { serviceId: "6" }, verifiedCookie)));
+    unwrap(
+      await startCheckout(
+        formPost("/checkout", { serviceId: "6", immediateStart: "yes" }, verifiedCookie),
+      ),
+    );
     const purchase = await purchaseBySession("cs_test_standin2");
     const events = [
       sessionEvent("evt_completed", "checkout.session.completed", purchase!, {
@@ -269,7 +287,11 @@ describe("the webhook", () => {
   });
 
   it("adds a second purchase of the same customer to the totals", async () => {
-    unwrap(await startCheckout(formPost("/checkout", { serviceId: "4" }, verifiedCookie)));
+    unwrap(
+      await startCheckout(
+        formPost("/checkout", { serviceId: "4", immediateStart: "yes" }, verifiedCookie),
+      ),
+    );
     const purchase = await purchaseBySession("cs_test_standin3");
     const { payload, header } = signed(
       sessionEvent("evt_second", "checkout.session.completed", purchase!, {
@@ -285,7 +307,11 @@ describe("the webhook", () => {
   });
 
   it("leaves an unpaid completed session pending, and a declined one failed", async () => {
-    unwrap(await startCheckout(formPost("/checkout", { serviceId: "6" }, verifiedCookie)));
+    unwrap(
+      await startCheckout(
+        formPost("/checkout", { serviceId: "6", immediateStart: "yes" }, verifiedCookie),
+      ),
+    );
     const purchase = await purchaseBySession("cs_test_standin4");
     const unpaid = signed(
       sessionEvent("evt_unpaid", "checkout.session.completed", purchase!, {
@@ -305,7 +331,11 @@ describe("the webhook", () => {
 describe("refunds", () => {
   /** A pending purchase of the signed-in customer. */
   async function pendingPurchase(serviceId: string) {
-    unwrap(await startCheckout(formPost("/checkout", { serviceId }, verifiedCookie)));
+    unwrap(
+      await startCheckout(
+        formPost("/checkout", { serviceId, immediateStart: "yes" }, verifiedCookie),
+      ),
+    );
     const purchaseId = standIn.requests.at(-1)!.form.get("metadata[purchase_id]")!;
     const purchase = await purchaseById(purchaseId);
     return purchase!;
@@ -479,7 +509,11 @@ describe("checkout limits", () => {
     const statuses: number[] = [];
     for (let attempt = 1; attempt <= 11; attempt++)
       statuses.push(
-        unwrap(await startCheckout(formPost("/checkout", { serviceId: "4" }, cookie))).status,
+        unwrap(
+          await startCheckout(
+            formPost("/checkout", { serviceId: "4", immediateStart: "yes" }, cookie),
+          ),
+        ).status,
       );
     expect(statuses.slice(0, 10)).toEqual(Array(10).fill(200));
     expect(statuses[10]).toBe(429);
@@ -490,5 +524,31 @@ describe("checkout limits", () => {
     expect(
       await database.db.select().from(purchases).where(eq(purchases.userId, user!.id)),
     ).toHaveLength(10);
+  });
+});
+
+describe("the consent to begin at once", () => {
+  it("refuses to start without the consent to begin at once, and stores it with the purchase", async () => {
+    const before = await database.db.select({ id: purchases.id }).from(purchases);
+    for (const immediateStart of [undefined, "", "no", "on"]) {
+      const fields: Record<string, string> = { serviceId: "4" };
+      if (immediateStart !== undefined) fields.immediateStart = immediateStart;
+      expect(unwrap(await startCheckout(formPost("/checkout", fields, verifiedCookie)))).toEqual({
+        status: 400,
+        body: { error: "immediateStartConsentRequired" },
+      });
+    }
+    expect(await database.db.select({ id: purchases.id }).from(purchases)).toHaveLength(
+      before.length,
+    );
+    const started = Date.now();
+    unwrap(
+      await startCheckout(
+        formPost("/checkout", { serviceId: "4", immediateStart: "yes" }, verifiedCookie),
+      ),
+    );
+    const purchaseId = standIn.requests.at(-1)!.form.get("metadata[purchase_id]")!;
+    const consentAt = (await purchaseById(purchaseId))?.immediateStartConsentAt;
+    expect(consentAt?.getTime()).toBeGreaterThanOrEqual(started - 1000);
   });
 });

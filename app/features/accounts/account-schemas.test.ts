@@ -97,7 +97,15 @@ describe("the profile", () => {
   it("accepts every field empty or missing, and trims what is given", () => {
     expect(firstError(profileSchema, {})).toEqual({
       success: true,
-      data: { fullName: "", phone: "", company: "", bio: "" },
+      data: {
+        fullName: "",
+        phone: "",
+        company: "",
+        bio: "",
+        taxId: "",
+        billingName: "",
+        billingAddress: "",
+      },
     });
     expect(
       firstError(profileSchema, { fullName: "  Ana García ", phone: " +34 (91) 123-45-67 " }),
@@ -113,6 +121,18 @@ describe("the profile", () => {
     expect(profileError({ phone: "1".repeat(31) })).toBe("phoneInvalid");
     expect(profileError({ company: "c".repeat(101) })).toBe("companyTooLong");
     expect(profileError({ bio: "b".repeat(500) })).toBeUndefined();
+    expect(profileError({ billingName: "n".repeat(151) })).toBe("billingNameTooLong");
+    expect(profileError({ billingAddress: "d".repeat(201) })).toBe("billingAddressTooLong");
     expect(profileError({ bio: "b".repeat(501) })).toBe("bioTooLong");
+  });
+
+  it("takes a NIF or NIE with its right control letter, written any way, and a name with it", () => {
+    expect(
+      firstError(profileSchema, { taxId: " 12.345.678-z ", billingName: "Ana García" }),
+    ).toMatchObject({ success: true, data: { taxId: "12345678Z", billingName: "Ana García" } });
+    expect(profileError({ taxId: "X1234567L", billingName: "Ana" })).toBeUndefined();
+    expect(profileError({ taxId: "12345678A", billingName: "Ana" })).toBe("taxIdInvalid");
+    expect(profileError({ taxId: "B12345678", billingName: "Ana S.L." })).toBe("taxIdInvalid");
+    expect(profileError({ taxId: "12345678Z" })).toBe("billingNameRequired");
   });
 });

@@ -1,11 +1,20 @@
 import type { ToastText } from "~/platform/http/toast";
+import { isValidPersonalTaxId, normaliseTaxId } from "~/platform/validation/spanish-tax-id";
 import { z } from "~/platform/validation/zod";
 
 /** Rules and Spanish messages of the account forms (spec sections 5 and 8), client and server. */
 export const PASSWORD_LIMITS = { min: 8, max: 100 } as const;
 export const EMAIL_MAX = 255;
 /** Profile fields; the bio's limit is the counter the form shows. */
-export const PROFILE_LIMITS = { fullName: 100, phone: 30, company: 100, bio: 500 } as const;
+export const PROFILE_LIMITS = {
+  fullName: 100,
+  phone: 30,
+  company: 100,
+  bio: 500,
+  taxId: 20,
+  billingName: 150,
+  billingAddress: 200,
+} as const;
 /**
  * The addresses Better Auth accepts (zod's email pattern): it refuses any other with an error of
  * its own, which made sign-in and recovery answer 503, and a NUL byte reached the database.
@@ -120,6 +129,22 @@ export const accountMessages = {
     title: "Biografía demasiado larga",
     description: `La biografía no puede superar los ${PROFILE_LIMITS.bio} caracteres.`,
   },
+  taxIdInvalid: {
+    title: "NIF/NIE no válido",
+    description: "Revisa los números y la letra de control de tu NIF o NIE.",
+  },
+  billingNameRequired: {
+    title: "Falta el nombre de facturación",
+    description: "Con un NIF o NIE, indica también a nombre de quién emitimos la factura.",
+  },
+  billingNameTooLong: {
+    title: "Nombre de facturación demasiado largo",
+    description: `El nombre de facturación no puede superar los ${PROFILE_LIMITS.billingName} caracteres.`,
+  },
+  billingAddressTooLong: {
+    title: "Dirección demasiado larga",
+    description: `La dirección de facturación no puede superar los ${PROFILE_LIMITS.billingAddress} caracteres.`,
+  },
   passwordChangeMailSent: { title: "Revisa tu correo para cambiar la contraseña" },
   tooManyAttempts: {
     title: "Demasiados intentos",
@@ -147,6 +172,10 @@ export const accountMessageField: Partial<Record<AccountMessage, string>> = {
   phoneInvalid: "phone",
   companyTooLong: "company",
   bioTooLong: "bio",
+  taxIdInvalid: "taxId",
+  billingNameRequired: "billingName",
+  billingNameTooLong: "billingName",
+  billingAddressTooLong: "billingAddress",
 };
 
 const stop = (error: AccountMessage) => ({ error, abort: true });
@@ -203,14 +232,32 @@ const optionalText = (max: number, error: AccountMessage) =>
   z._default(z.string(), "").check(withoutNul(), z.trim(), z.maxLength(max, stop(error)));
 
 /** The editable profile (spec: full name, phone, optional company, bio); every field may be empty. */
-export const profileSchema = z.object({
-  fullName: optionalText(PROFILE_LIMITS.fullName, "fullNameTooLong"),
-  phone: optionalText(PROFILE_LIMITS.phone, "phoneInvalid").check(
-    z.regex(/^[+\d\s().-]*$/, stop("phoneInvalid")),
-  ),
-  company: optionalText(PROFILE_LIMITS.company, "companyTooLong"),
-  bio: optionalText(PROFILE_LIMITS.bio, "bioTooLong"),
-});
+export const profileSchema = z
+  .object({
+    fullName: optionalText(PROFILE_LIMITS.fullName, "fullNameTooLong"),
+    phone: optionalText(PROFILE_LIMITS.phone, "phoneInvalid").check(
+      z.regex(/^[+\d\s().-]*$/, stop("phoneInvalid")),
+    ),
+    company: optionalText(PROFILE_LIMITS.company, "companyTooLong"),
+    bio: optionalText(PROFILE_LIMITS.bio, "bioTooLong"),
+    // Invoices: a NIF/NIE (checked with its control letter) and the name to invoice make them
+    // complete invoices; both optional, but a tax id without a name cannot be invoiced.
+    taxId: optionalText(PROFILE_LIMITS.taxId, "taxIdInvalid").check(
+      z.overwrite(normaliseTaxId),
+      z.refine(
+        (value: string) => value === "" || isValidPersonalTaxId(value),
+        stop("taxIdInvalid"),
+      ),
+    ),
+    billingName: optionalText(PROFILE_LIMITS.billingName, "billingNameTooLong"),
+    billingAddress: optionalText(PROFILE_LIMITS.billingAddress, "billingAddressTooLong"),
+  })
+  .check(
+    z.refine<{ taxId: string; billingName: string }>(
+      (profile) => profile.taxId === "" || profile.billingName !== "",
+      { error: "billingNameRequired", path: ["billingName"] },
+    ),
+  );
 
 /** The first failure of a parse, as the code of its message (the form shows it as a toast). */
 export function firstError<T>(

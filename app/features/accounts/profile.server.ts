@@ -10,6 +10,9 @@ export type EditableProfile = {
   phone: string | null;
   company: string | null;
   bio: string | null;
+  taxId: string | null;
+  billingName: string | null;
+  billingAddress: string | null;
 };
 
 /** The columns of the fields a customer edits, read the same way everywhere. */
@@ -18,9 +21,20 @@ const editableColumns = {
   phone: profiles.phone,
   company: profiles.company,
   bio: profiles.bio,
+  taxId: profiles.taxId,
+  billingName: profiles.billingName,
+  billingAddress: profiles.billingAddress,
 };
 
-const noProfile: EditableProfile = { fullName: null, phone: null, company: null, bio: null };
+const noProfile: EditableProfile = {
+  fullName: null,
+  phone: null,
+  company: null,
+  bio: null,
+  taxId: null,
+  billingName: null,
+  billingAddress: null,
+};
 
 export async function profileOf(viewer: Viewer): Promise<EditableProfile> {
   const [profile] = await getDb()

@@ -2,6 +2,7 @@ import { Check, Zap } from "lucide-react";
 import type { ReactNode } from "react";
 import { ServiceIcon } from "./service-icon";
 import { formatPrice, type Service } from "./services";
+import { VAT_INCLUDED } from "./vat";
 
 /**
  * A card of /precios; its id is the anchor other pages link to. The page gives the card its
@@ -41,6 +42,7 @@ export function PriceCard({
         <span className="text-4xl font-bold tracking-tight text-ink">
           {formatPrice(service.priceCents)}
         </span>
+        <span className="text-sm font-medium text-slate-600">{VAT_INCLUDED}</span>
       </p>
       <p className="mt-1 text-sm text-slate-500">Pago único • Sin cuotas</p>
       <ul className="mt-6 flex-1 space-y-3 text-sm">

@@ -2,6 +2,7 @@ import { ArrowRight } from "lucide-react";
 import { Link } from "react-router";
 import { ServiceIcon } from "./service-icon";
 import { formatPrice, serviceHref, type Service } from "./services";
+import { VAT_INCLUDED } from "./vat";
 
 /** A card of the home page's services section, linking to the service. */
 export function ServiceCard({ service }: { service: Service }) {
@@ -16,7 +17,10 @@ export function ServiceCard({ service }: { service: Service }) {
       <h3 className="mt-5 text-lg font-semibold">{service.name}</h3>
       <p className="mt-2 flex-1 text-sm leading-6 text-slate-600">{service.shortDescription}</p>
       <span className="mt-5 flex items-center justify-between text-sm font-semibold">
-        <span className="text-ink">Desde {formatPrice(service.priceCents)}</span>
+        <span className="text-ink">
+          Desde {formatPrice(service.priceCents)}{" "}
+          <span className="font-normal text-slate-600">{VAT_INCLUDED}</span>
+        </span>
         <span className="inline-flex items-center gap-1 text-brand-700">
           Ver más
           <ArrowRight

@@ -7,6 +7,7 @@ import {
   serviceCodeLabel,
   type Service,
 } from "~/features/catalogue/services";
+import { VAT_INCLUDED } from "~/features/catalogue/vat";
 import { usePageViewer } from "~/features/accounts/page-viewer";
 import { HumanCheck } from "~/platform/human-check/human-check";
 import { Button } from "~/ui/button";
@@ -116,7 +117,7 @@ export function ContactForm({
           <Info className="size-5 shrink-0 text-brand-600" aria-hidden />
           <p>
             <strong className="block">Servicio Seleccionado</strong>
-            {selected.name} · {formatPrice(selected.priceCents)}
+            {selected.name} · {formatPrice(selected.priceCents)} {VAT_INCLUDED}
           </p>
         </div>
       ) : null}

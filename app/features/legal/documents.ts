@@ -5,7 +5,7 @@
 import type { CompanyDetails, LegalDocument } from "./legal-document";
 
 /** Date of the last revision shared by all legal documents. */
-const UPDATED_ON = "2026-11-22";
+const UPDATED_ON = "2026-11-25";
 
 export function termsDocument(company: CompanyDetails): LegalDocument {
   return {
@@ -58,7 +58,11 @@ export function termsDocument(company: CompanyDetails): LegalDocument {
           },
           {
             kind: "paragraph",
-            text: "Todos los precios se expresan en euros e incluyen el IVA. Cada servicio se abona en un único pago y no se aplican comisiones ni recargos adicionales.",
+            text: "Todos los precios se expresan en euros e incluyen el IVA (21 %). Cada servicio se abona en un único pago y no se aplican comisiones ni recargos adicionales. Antes de pagar, el formulario de compra muestra la base imponible, el IVA y el total.",
+          },
+          {
+            kind: "paragraph",
+            text: "Cada pago genera una factura con número correlativo, que puede descargar en PDF desde «Mi Cuenta» y que también le enviamos con el recibo. Si en su perfil indica un NIF o NIE y el nombre de facturación, la factura será completa; si no, simplificada. Un reembolso genera una factura rectificativa.",
           },
           {
             kind: "paragraph",
@@ -98,6 +102,7 @@ export function termsDocument(company: CompanyDetails): LegalDocument {
       },
       {
         heading: "5. Derecho de desistimiento, reembolsos y garantía",
+        anchor: "desistimiento",
         blocks: [
           {
             kind: "paragraph",
@@ -109,7 +114,15 @@ export function termsDocument(company: CompanyDetails): LegalDocument {
           },
           {
             kind: "paragraph",
-            text: `No se realizarán reembolsos por servicios ya prestados, salvo en los casos exigidos por la ley. Para desistir, basta con que nos lo comunique de forma inequívoca en ${company.contactEmail}; puede utilizar, si lo desea, el modelo de formulario de desistimiento del anexo B del citado Real Decreto Legislativo. Le devolveremos el importe correspondiente en un plazo máximo de 14 días naturales, por el mismo medio de pago utilizado.`,
+            text: "Antes de pagar, el formulario de compra le pide que marque si solicita que el servicio empiece de inmediato y acepta que, una vez prestado por completo, perderá el derecho de desistimiento; guardamos esa conformidad con la fecha junto a su compra.",
+          },
+          {
+            kind: "paragraph",
+            text: "Mientras no hayan pasado 14 días desde la compra y el servicio no se haya entregado por completo, en «Mi Cuenta» verá junto a la compra el botón «Desistir del contrato»: tras confirmarlo, registramos su solicitud y le enviamos un acuse de recibo por correo electrónico con la fecha y la hora.",
+          },
+          {
+            kind: "paragraph",
+            text: `No se realizarán reembolsos por servicios ya prestados, salvo en los casos exigidos por la ley. También puede desistir comunicándolo de forma inequívoca en ${company.contactEmail}; puede utilizar, si lo desea, el modelo de formulario de desistimiento del anexo B del citado Real Decreto Legislativo. Le devolveremos el importe correspondiente en un plazo máximo de 14 días naturales, por el mismo medio de pago utilizado.`,
           },
           {
             kind: "paragraph",

@@ -5,7 +5,8 @@ export type LegalBlock =
   /** A definition table, e.g. the list of cookies: header row + rows of cells. */
   | { kind: "table"; header: string[]; rows: string[][] };
 
-export type LegalSection = { heading: string; blocks: LegalBlock[] };
+/** `anchor` makes the section linkable (`/terminos#desistimiento`). */
+export type LegalSection = { heading: string; anchor?: string; blocks: LegalBlock[] };
 
 export type LegalDocument = {
   /** Route path without slash: terminos, privacidad, cookies, aviso-legal */

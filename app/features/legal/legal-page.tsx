@@ -10,7 +10,7 @@ export function LegalPage({ document }: { document: LegalDocument }) {
       </p>
       <p className="mt-8 text-lg leading-8 text-slate-700">{document.intro}</p>
       {document.sections.map((section) => (
-        <section key={section.heading} className="mt-10">
+        <section key={section.heading} id={section.anchor} className="mt-10 scroll-mt-24">
           <h2 className="text-xl font-semibold">{section.heading}</h2>
           <div className="mt-4 space-y-4 leading-7">
             {section.blocks.map((block, index) => (

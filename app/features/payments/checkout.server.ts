@@ -30,14 +30,17 @@ export async function startCheckout(request: Request) {
   if (!viewer) return fail("signInRequired", 401);
   if (!viewer.emailVerified) return fail("emailNotVerified", 403);
 
-  let serviceId: number;
+  let form: FormData;
   try {
-    serviceId = Number((await request.formData()).get("serviceId"));
+    form = await request.formData();
   } catch {
     return fail("failed", 400);
   }
+  const serviceId = Number(form.get("serviceId"));
   const service = Number.isInteger(serviceId) ? serviceById(serviceId) : undefined;
   if (!service) return fail("unknownService", 400);
+  // The consent to begin at once, before paying (TRLGDCU art. 103 a): never assumed.
+  if (form.get("immediateStart") !== "yes") return fail("immediateStartConsentRequired", 400);
 
   const config = getConfig();
   const provider = getPaymentProvider(config);
@@ -57,6 +60,7 @@ export async function startCheckout(request: Request) {
       price: service.priceCents,
       currency: "EUR",
       provider: provider.name,
+      immediateStartConsentAt: new Date(),
     })
     .returning({ id: purchases.id });
   try {

@@ -7,7 +7,7 @@ import { isUuid } from "~/platform/db/ids";
 import { invoiceCounters, invoices, profiles, purchases } from "~/platform/db/schema";
 import { SITE_TIME_ZONE } from "~/ui/dates";
 import { renderInvoicePdf } from "./invoice-pdf.server";
-import { splitVat, VAT_RATE_PERCENT } from "./vat";
+import { splitVat, VAT_RATE_PERCENT } from "~/features/catalogue/vat";
 
 type Transaction = Parameters<Parameters<Database["transaction"]>[0]>[0];
 export type Invoice = typeof invoices.$inferSelect;

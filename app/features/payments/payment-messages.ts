@@ -22,10 +22,19 @@ export const paymentMessages = {
     description:
       "Has iniciado demasiados pagos seguidos. Espera unos minutos y vuelve a intentarlo.",
   },
+  immediateStartConsentRequired: {
+    title: "Falta tu conformidad",
+    description:
+      "Marca la casilla para pedir que empecemos el servicio ya y confirmar que conoces tu derecho de desistimiento.",
+  },
   declined: {
     title: "Pago rechazado",
     description: "Tu banco ha rechazado el pago. Puedes intentarlo de nuevo.",
   },
 } as const;
+
+/** What the customer ticks before paying (TRLGDCU art. 103 a), stored with the purchase. */
+export const IMMEDIATE_START_CONSENT =
+  "Pido que el servicio empiece de inmediato y acepto que, una vez prestado por completo, perderé el derecho de desistimiento de 14 días.";
 
 export type PaymentMessage = keyof typeof paymentMessages;

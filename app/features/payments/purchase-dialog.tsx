@@ -4,12 +4,13 @@ import { Link, useFetcher, useLocation, useNavigate, useSearchParams } from "rea
 import { usePageViewer } from "~/features/accounts/page-viewer";
 import { withReturnPath } from "~/features/accounts/return-path";
 import { formatPrice, type Service } from "~/features/catalogue/services";
+import { splitVat, VAT_INCLUDED, VAT_RATE_PERCENT } from "~/features/catalogue/vat";
 import { PENDING_PURCHASE_EVENT, savePendingPurchase } from "~/features/contact/pending-purchase";
 import { Button, ButtonLink, buttonClasses, type ButtonStyle } from "~/ui/button";
 import { showToast } from "~/ui/toast";
 import { useHydrated } from "~/ui/use-hydrated";
 import type { CheckoutResult } from "./checkout.server";
-import { paymentMessages } from "./payment-messages";
+import { IMMEDIATE_START_CONSENT, paymentMessages } from "./payment-messages";
 
 /** Spec: the consult flow scrolls 100 px above the contact section, after 100-300 ms. */
 const CONSULT_SCROLL_DELAY_MS = 200;
@@ -144,8 +145,8 @@ function SignedOut({
       </h2>
       <p className="mt-2 text-sm leading-6 text-slate-600">
         Para contratar <strong className="text-ink">{service.name}</strong> (
-        {formatPrice(service.priceCents)}) necesitas una cuenta. Crea una en un minuto o inicia
-        sesión si ya la tienes.
+        {formatPrice(service.priceCents)}, {VAT_INCLUDED}) necesitas una cuenta. Crea una en un
+        minuto o inicia sesión si ya la tienes.
       </p>
       <div className="mt-6 grid gap-2 sm:grid-cols-2">
         <ButtonLink to={withReturnPath("/registro", returnPath)}>Crear cuenta</ButtonLink>
@@ -225,6 +226,9 @@ function ReadyToPay({
   };
 
   const error = result && "error" in result ? result.error : undefined;
+  const consentId = useId();
+  const [consentMissing, setConsentMissing] = useState(false);
+  const { baseCents, vatCents } = splitVat(service.priceCents);
   return (
     <>
       <DialogIcon>
@@ -235,6 +239,16 @@ function ReadyToPay({
       </h2>
       <p className="mt-1 text-3xl font-bold text-ink">{formatPrice(service.priceCents)}</p>
       <p className="text-sm text-slate-500">Pago único • Sin cuotas</p>
+      <dl className="mt-4 grid grid-cols-[1fr_auto] gap-x-4 gap-y-1 rounded-lg bg-slate-50 p-3 text-sm">
+        <dt className="text-slate-600">Base imponible</dt>
+        <dd className="text-right">{formatPrice(baseCents, { cents: "always" })}</dd>
+        <dt className="text-slate-600">IVA ({VAT_RATE_PERCENT} %)</dt>
+        <dd className="text-right">{formatPrice(vatCents, { cents: "always" })}</dd>
+        <dt className="font-semibold text-ink">Total a pagar ({VAT_INCLUDED})</dt>
+        <dd className="text-right font-semibold text-ink">
+          {formatPrice(service.priceCents, { cents: "always" })}
+        </dd>
+      </dl>
       {error === "signInRequired" ? (
         <p role="alert" className="mt-4 text-sm text-red-800">
           {paymentMessages.signInRequired.title}.{" "}
@@ -243,8 +257,47 @@ function ReadyToPay({
           </Link>
         </p>
       ) : null}
-      <checkout.Form method="post" action="/checkout" className="mt-6 grid gap-2">
+      <checkout.Form
+        method="post"
+        action="/checkout"
+        noValidate
+        className="mt-4 grid gap-2"
+        onSubmit={(event) => {
+          const consent = event.currentTarget.elements.namedItem("immediateStart");
+          if ((consent as HTMLInputElement | null)?.checked) return;
+          event.preventDefault();
+          setConsentMissing(true);
+          (consent as HTMLInputElement | null)?.focus();
+          const message = paymentMessages.immediateStartConsentRequired;
+          void showToast("error", { title: message.title, description: message.description });
+        }}
+      >
         <input type="hidden" name="serviceId" value={service.id} />
+        <div className="mb-2 flex gap-3 text-sm leading-5">
+          <input
+            id={consentId}
+            type="checkbox"
+            name="immediateStart"
+            value="yes"
+            required
+            aria-invalid={consentMissing || undefined}
+            aria-describedby={consentMissing ? `${consentId}-error` : undefined}
+            onChange={(event) => setConsentMissing(!event.currentTarget.checked && consentMissing)}
+            className="mt-0.5 size-4 shrink-0 accent-brand-600"
+          />
+          <label htmlFor={consentId} className="text-slate-700">
+            {IMMEDIATE_START_CONSENT} He leído los{" "}
+            <Link to="/terminos#desistimiento" target="_blank" className="font-semibold underline">
+              términos y el derecho de desistimiento
+            </Link>
+            .
+          </label>
+        </div>
+        {consentMissing ? (
+          <p id={`${consentId}-error`} className="-mt-1 mb-2 text-sm text-red-800">
+            {paymentMessages.immediateStartConsentRequired.description}
+          </p>
+        ) : null}
         <Button type="submit" size="lg" disabled={paying}>
           {paying ? (
             <Loader2 className="size-5 animate-spin" aria-label="Procesando" />

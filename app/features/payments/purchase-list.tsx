@@ -1,5 +1,6 @@
 import { FileText } from "lucide-react";
 import { formatPrice } from "~/features/catalogue/services";
+import { VAT_INCLUDED } from "~/features/catalogue/vat";
 import { formatDate } from "~/ui/dates";
 import { purchaseStatusLabel } from "./purchase-status";
 
@@ -83,6 +84,7 @@ export function PurchaseList({
             <p className="font-semibold text-ink">
               {purchasePriceText(purchase.price, purchase.currency)}
             </p>
+            <p className="text-xs text-slate-500">{VAT_INCLUDED}</p>
             <p className="text-sm text-slate-600">{purchaseStatusLabel(purchase.status)}</p>
           </div>
         </li>

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { services } from "~/features/catalogue/services";
+import { services } from "./services";
 import { splitVat } from "./vat";
 
 describe("IVA of a final price", () => {
