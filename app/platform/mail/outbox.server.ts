@@ -50,7 +50,11 @@ function insertMails(writer: Writer, mails: OutgoingMail[]) {
   );
 }
 
-function storedAttachment({ filename, contentType, content }: MailAttachment): StoredMailAttachment {
+function storedAttachment({
+  filename,
+  contentType,
+  content,
+}: MailAttachment): StoredMailAttachment {
   return { filename, contentType, contentBase64: content.toString("base64") };
 }
 
