@@ -7,6 +7,8 @@ const variants = {
   secondary:
     "bg-white text-ink ring-1 ring-slate-300 ring-inset hover:bg-slate-50 active:bg-slate-100",
   ghost: "text-slate-700 hover:bg-slate-100 hover:text-ink",
+  danger:
+    "bg-red-700 text-white shadow-sm hover:bg-red-800 active:bg-red-900 disabled:bg-slate-500",
   inverse: "bg-white text-brand-800 shadow-sm hover:bg-brand-50",
   outlineInverse: "text-white ring-1 ring-white/60 ring-inset hover:bg-white/10",
 } as const;

@@ -152,6 +152,35 @@ export function TextArea(props: ControlFrame & ComponentProps<"textarea">) {
   );
 }
 
+/** A checkbox with its label beside it; its error shows under it, linked to it. */
+export function Checkbox({
+  label,
+  className = "",
+  ...own
+}: { label: ReactNode } & Omit<ComponentProps<"input">, "type">) {
+  const control = useControl(own.name, undefined);
+  return (
+    <div className={className}>
+      <div className="flex gap-3 text-sm leading-5">
+        <input
+          type="checkbox"
+          {...own}
+          {...control.controlProps}
+          className="mt-0.5 size-4 shrink-0 accent-brand-600"
+        />
+        <label htmlFor={control.id} className="text-slate-700">
+          {label}
+        </label>
+      </div>
+      {control.error ? (
+        <p id={control.errorId} className="mt-1 text-sm text-red-700">
+          {control.error.description ?? control.error.title}
+        </p>
+      ) : null}
+    </div>
+  );
+}
+
 export function Select(props: ControlFrame & ComponentProps<"select">) {
   const { frame, own } = useFramed(props);
   return (

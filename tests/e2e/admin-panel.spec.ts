@@ -9,8 +9,9 @@ import type { Locator, Page } from "@playwright/test";
 import { formatPrice } from "../../app/features/catalogue/services";
 import { formatCount } from "../../app/ui/numbers";
 import type { AdminFigures } from "../support/admin-figures";
-import { toast } from "./accounts-helpers";
+import { createVerifiedCustomer, toast } from "./accounts-helpers";
 import { expect, openPage, test } from "./fixtures";
+import { payInDialog } from "./purchase-helpers";
 
 /**
  * Issue #14's panel as an administrator uses it, on a server of its own: the dashboard shows
@@ -451,4 +452,65 @@ test("without JavaScript the enquiry's dialog opens by its address and marks it 
   } finally {
     await context.close();
   }
+});
+
+test("a staff refund: the purchase refunded, a corrective invoice, the revenue reduced", async ({
+  page,
+  browser,
+}) => {
+  // A customer of this server buys on the simulated checkout (issue #16).
+  const shopper = await browser.newContext({ baseURL, storageState: undefined });
+  const customerPage = await shopper.newPage();
+  const { email } = await createVerifiedCustomer(customerPage);
+  await openPage(customerPage, "/ciberseguridad");
+  await customerPage.getByRole("button", { name: "Comprar ahora" }).click();
+  await payInDialog(customerPage);
+  await customerPage.getByRole("button", { name: "Pagar", exact: true }).click();
+  await expect(customerPage).toHaveURL(/\/pago-exitoso/);
+
+  await openPage(page, "/admin");
+  const paid = await card(page, "Ingresos").textContent();
+  const price = formatPrice(44_900, { cents: "always" });
+
+  await openPage(page, "/admin?tab=pagos");
+  await searchList(page, { q: email });
+  const row = page.getByRole("table", { name: "Pagos" }).locator("tbody tr");
+  await expect(row).toHaveCount(1);
+  await row.getByRole("link", { name: /^Ver el pago de/ }).click();
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText("Pago de Ciberseguridad");
+  const invoices = page.getByRole("region", { name: "Facturas" });
+  await expect(invoices.getByRole("link", { name: /^F\d{4}-\d{6}$/ })).toBeVisible();
+
+  const refund = page.getByRole("form", { name: "Reembolso" });
+  await refund.getByLabel("Motivo del reembolso").fill("El cliente no necesita ya el servicio");
+  await refund.getByRole("button", { name: `Reembolsar ${price}` }).click();
+  await expect(toast(page, "Confirma el reembolso")).toBeVisible();
+  await refund.getByLabel(/^Confirmo que devolvemos/).check();
+  await refund.getByRole("button", { name: `Reembolsar ${price}` }).click();
+  await expect(toast(page, "Pago reembolsado")).toBeVisible();
+  await expect(
+    page.getByText("Reembolsado. Motivo: El cliente no necesita ya el servicio."),
+  ).toBeVisible();
+  const corrective = invoices.getByRole("link", { name: /^R\d{4}-\d{6}$/ });
+  await expect(corrective).toBeVisible();
+  const correctiveNumber = (await corrective.textContent())!;
+  await expect(invoices).toContainText(`-${price}`);
+
+  // The dashboard's revenue loses exactly the refunded amount.
+  await openPage(page, "/admin");
+  const cents = (text: string | null) =>
+    Math.round(Number(text!.replace(/[.€]/g, "").replace(",", ".")) * 100);
+  await expect
+    .poll(async () => cents(await card(page, "Ingresos").textContent()))
+    .toBe(cents(paid) - 44_900);
+
+  // The customer sees it refunded, with the corrective invoice to download.
+  await openPage(customerPage, "/mi-cuenta?tab=compras");
+  await expect(customerPage.getByRole("main").getByText("Reembolsado")).toBeVisible();
+  await expect(
+    customerPage.getByRole("link", {
+      name: `Factura rectificativa ${correctiveNumber}`,
+    }),
+  ).toBeVisible();
+  await shopper.close();
 });

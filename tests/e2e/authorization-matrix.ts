@@ -15,6 +15,8 @@ export type MatrixIds = {
   ticketId: string;
   attachmentId: string;
   invoiceId: string;
+  purchaseId: string;
+  paymentId: string;
 };
 
 export type Outcome =
@@ -286,6 +288,28 @@ export const authorizationMatrix: MatrixRow[] = [
     // Its customer downloads it here; for any other account it does not exist (staff use theirs).
     get: { anonymous: "signIn", customer: "ok", otherCustomer: "notFound", admin: "notFound" },
     post: everyone("noAction"),
+  },
+  {
+    route: "mi-cuenta/compras/:purchaseId/desistir",
+    url: ({ purchaseId }) => `/mi-cuenta/compras/${purchaseId}/desistir`,
+    get: { anonymous: "signIn", customer: "page", otherCustomer: "notFound", admin: "notFound" },
+    // Without the confirmation the owner's withdrawal is refused; nothing is recorded.
+    post: {
+      anonymous: "signIn",
+      customer: "refused",
+      otherCustomer: "notFound",
+      admin: "notFound",
+    },
+    form: () => ({ confirm: "" }),
+  },
+  {
+    route: "admin/pagos/:paymentId",
+    url: ({ paymentId }) => `/admin/pagos/${paymentId}`,
+    get: adminOnly("page"),
+    // A refund without a reason is refused; nothing changes.
+    post: adminOnly("refused"),
+    form: () => ({ intent: "refund", reason: "", confirm: "" }),
+    endsSessions: true,
   },
   {
     route: "admin/facturas/:invoiceId",

@@ -69,6 +69,13 @@ test.beforeAll(async ({ browser, baseURL }) => {
   const purchasesPage = await (await sessions.customer.get("/mi-cuenta?tab=compras")).text();
   const invoiceId = /\/mi-cuenta\/facturas\/([0-9a-f-]{36})/.exec(purchasesPage)?.[1];
   expect(invoiceId, "the invoice of the customer's purchase").toBeTruthy();
+  const paymentsList = await (
+    await sessions.admin.get(`/admin?tab=pagos&q=${encodeURIComponent(customer.email)}`)
+  ).text();
+  const paymentId = /\/admin\/pagos\/([0-9a-f-]{36})/.exec(paymentsList)?.[1];
+  expect(paymentId, "the customer's payment in the staff's list").toBeTruthy();
+  const purchaseId = /\/mi-cuenta\/compras\/([0-9a-f-]{36})\/desistir/.exec(purchasesPage)?.[1];
+  expect(purchaseId, "the customer's purchase, which can still be withdrawn").toBeTruthy();
   const ticket = await sessions.customer.post("/mi-cuenta/tickets/nuevo", {
     multipart: {
       subject: "Ticket de la matriz",
@@ -95,6 +102,8 @@ test.beforeAll(async ({ browser, baseURL }) => {
     ticketId: ticketPath.split("/").pop()!,
     attachmentId: attachmentId!,
     invoiceId: invoiceId!,
+    purchaseId: purchaseId!,
+    paymentId: paymentId!,
   };
   for (const page of [customerPage, otherPage, adminPage]) await page.close();
 });

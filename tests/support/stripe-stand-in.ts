@@ -9,13 +9,15 @@ export type RecordedRequest = {
 };
 
 /**
- * A local stand-in for the part of Stripe's API the site calls: creating Checkout Sessions.
+ * A local stand-in for the part of Stripe's API the site calls: creating Checkout Sessions and
+ * refunds.
  * It answers in Stripe's wire format and records what the SDK sent.
  */
 export class StripeStandIn {
   readonly requests: RecordedRequest[] = [];
   private server: Server | undefined;
   private sessions = 0;
+  private refunds = 0;
 
   async start(): Promise<string> {
     this.server = createServer((req, res) => {
@@ -45,6 +47,21 @@ export class StripeStandIn {
                 purchase_id: form.get("metadata[purchase_id]"),
                 user_id: form.get("metadata[user_id]"),
               },
+            }),
+          );
+          return;
+        }
+        if (req.method === "POST" && req.url === "/v1/refunds") {
+          res.end(
+            JSON.stringify({
+              id: `re_standin${++this.refunds}`,
+              object: "refund",
+              amount: Number(form.get("amount") ?? 0) || null,
+              currency: "eur",
+              payment_intent: form.get("payment_intent"),
+              reason: form.get("reason"),
+              status: "succeeded",
+              metadata: { purchase_id: form.get("metadata[purchase_id]") },
             }),
           );
           return;

@@ -65,7 +65,7 @@ export function PaymentsTable({ rows, caption }: { rows: PaymentRow[]; caption: 
   return (
     <Table
       caption={caption}
-      headers={["Fecha", "Email", "Servicio", "Importe", "Estado"]}
+      headers={["Fecha", "Email", "Servicio", "Importe", "Estado", "Detalle"]}
       empty={rows.length === 0}
     >
       {rows.map((payment) => (
@@ -80,6 +80,15 @@ export function PaymentsTable({ rows, caption }: { rows: PaymentRow[]; caption: 
           </td>
           <td className={`${cellClasses} whitespace-nowrap`}>
             {purchaseStatusLabel(payment.status)}
+          </td>
+          <td className={`${cellClasses} ${fit}`}>
+            <Link
+              to={`/admin/pagos/${payment.id}`}
+              aria-label={`Ver el pago de ${payment.customerEmail}, ${payment.serviceName}`}
+              className="font-semibold text-brand-700 underline"
+            >
+              Ver
+            </Link>
           </td>
         </tr>
       ))}

@@ -1,7 +1,9 @@
-import { FileText } from "lucide-react";
+import { FileText, Undo2 } from "lucide-react";
+import { Link } from "react-router";
 import { formatPrice } from "~/features/catalogue/services";
 import { VAT_INCLUDED } from "~/features/catalogue/vat";
 import { formatDate } from "~/ui/dates";
+import { deliveryStatusLabel } from "./after-sale-rules";
 import { purchaseStatusLabel } from "./purchase-status";
 
 /**
@@ -27,6 +29,10 @@ export type PurchaseListItem = {
   completedAt: Date | string | null;
   invoice?: InvoiceLink;
   correctiveInvoice?: InvoiceLink;
+  deliveryStatus?: string;
+  deliveryNote?: string | null;
+  withdrawalRequestedAt?: Date | string | null;
+  withdrawable?: boolean;
 };
 
 type InvoiceLink = { id: string; number: string };
@@ -65,6 +71,26 @@ export function PurchaseList({
                 ? ` · completada el ${formatDate(purchase.completedAt, "date")}`
                 : ""}
             </p>
+            {purchase.status === "completed" && purchase.deliveryStatus ? (
+              <p className="mt-1 text-sm text-slate-700">
+                Entrega: <strong>{deliveryStatusLabel(purchase.deliveryStatus)}</strong>
+                {purchase.deliveryNote ? ` · ${purchase.deliveryNote}` : ""}
+              </p>
+            ) : null}
+            {purchase.withdrawalRequestedAt ? (
+              <p className="mt-1 text-sm text-amber-900">
+                Desististe el {formatDate(purchase.withdrawalRequestedAt, "longDateTime")}
+              </p>
+            ) : null}
+            {purchase.withdrawable ? (
+              <Link
+                to={`/mi-cuenta/compras/${purchase.id}/desistir`}
+                className="mt-2 inline-flex items-center gap-1 text-sm font-semibold text-brand-700 underline-offset-2 hover:underline"
+              >
+                <Undo2 className="size-4" aria-hidden />
+                Desistir del contrato
+              </Link>
+            ) : null}
             {purchase.invoice || purchase.correctiveInvoice ? (
               <div className="mt-2 flex flex-wrap gap-x-4 gap-y-1 text-sm">
                 {purchase.invoice ? (

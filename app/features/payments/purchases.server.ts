@@ -3,6 +3,7 @@ import type { Viewer } from "~/features/accounts/session.server";
 import { getConfig } from "~/platform/config.server";
 import { getDb } from "~/platform/db/database.server";
 import { purchases } from "~/platform/db/schema";
+import { canWithdraw } from "./after-sale-rules";
 import { invoicesOfPurchases } from "./invoices.server";
 import { simulatedPaymentsAvailable } from "./providers.server";
 
@@ -37,6 +38,8 @@ export async function purchasesOf(userId: string, limit: number) {
     ...purchase,
     invoice: invoices.get(purchase.id)?.sale,
     correctiveInvoice: invoices.get(purchase.id)?.corrective,
+    // Decided here, with the server's clock, so the page hydrates with the same answer.
+    withdrawable: canWithdraw(purchase),
   }));
 }
 

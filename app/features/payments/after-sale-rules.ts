@@ -1,0 +1,171 @@
+import type { ToastText } from "~/platform/http/toast";
+import { z } from "~/platform/validation/zod";
+import type { FieldIssue, FormValues } from "~/ui/form";
+
+/**
+ * What happens to a sale after the payment, with its Spanish texts, shared by the pages and the
+ * server: delivery (staff), staff refunds, and the customer's withdrawal (TRLGDCU art. 102-108).
+ */
+
+/** Payment and delivery are two things: a paid purchase is then started and delivered. */
+export const deliveryStatuses = ["pending", "in_progress", "delivered"] as const;
+export type DeliveryStatus = (typeof deliveryStatuses)[number];
+
+export const deliveryStatusLabels: Record<DeliveryStatus, string> = {
+  pending: "Pendiente de inicio",
+  in_progress: "En curso",
+  delivered: "Entregado",
+};
+
+export function deliveryStatusLabel(status: string): string {
+  return deliveryStatusLabels[status as DeliveryStatus] ?? deliveryStatusLabels.pending;
+}
+
+/** The consumer's withdrawal period for services: 14 calendar days from the contract. */
+export const WITHDRAWAL_DAYS = 14;
+const WITHDRAWAL_MS = WITHDRAWAL_DAYS * 24 * 60 * 60_000;
+
+type WithdrawalFacts = {
+  status: string;
+  completedAt: Date | string | null;
+  deliveryStatus: string;
+  withdrawalRequestedAt: Date | string | null;
+};
+
+/**
+ * Whether 'Desistir del contrato' is offered: a paid purchase within 14 days of its payment,
+ * not yet fully performed, and not withdrawn already.
+ */
+export function canWithdraw(purchase: WithdrawalFacts, now = new Date()): boolean {
+  if (purchase.status !== "completed" || !purchase.completedAt) return false;
+  if (purchase.withdrawalRequestedAt || purchase.deliveryStatus === "delivered") return false;
+  return now.getTime() - new Date(purchase.completedAt).getTime() <= WITHDRAWAL_MS;
+}
+
+export const AFTER_SALE_LIMITS = { refundReasonMin: 5, refundReasonMax: 300, noteMax: 500 };
+
+export const afterSaleMessages = {
+  refundReasonInvalid: {
+    title: "Motivo no válido",
+    description: `Explica el motivo del reembolso (entre ${AFTER_SALE_LIMITS.refundReasonMin} y ${AFTER_SALE_LIMITS.refundReasonMax} caracteres).`,
+  },
+  refundConfirmRequired: {
+    title: "Confirma el reembolso",
+    description: "Marca la casilla para confirmar que devuelves el importe íntegro.",
+  },
+  notRefundable: {
+    title: "No se puede reembolsar",
+    description: "Solo se reembolsan pagos completados que no se hayan devuelto ya.",
+  },
+  refundRequested: {
+    title: "Reembolso solicitado",
+    description: "Stripe confirmará la devolución en unos segundos; la compra se marcará entonces.",
+  },
+  refunded: {
+    title: "Pago reembolsado",
+    description: "Hemos emitido la factura rectificativa y avisado al cliente.",
+  },
+  refundFailed: {
+    title: "Error al reembolsar",
+    description: "El proveedor de pagos no ha aceptado el reembolso. Inténtalo de nuevo.",
+  },
+  deliveryInvalid: { title: "Estado de entrega no válido" },
+  deliveryNoteTooLong: {
+    title: "Nota demasiado larga",
+    description: `La nota no puede superar los ${AFTER_SALE_LIMITS.noteMax} caracteres.`,
+  },
+  deliveryNotPaid: {
+    title: "Compra sin pagar",
+    description: "Solo las compras pagadas tienen entrega.",
+  },
+  deliveryUpdated: {
+    title: "Entrega actualizada",
+    description: "Hemos avisado al cliente por correo.",
+  },
+  withdrawalConfirmRequired: {
+    title: "Confirma el desistimiento",
+    description: "Marca la casilla para confirmar que desistes del contrato.",
+  },
+  withdrawalNotAvailable: {
+    title: "No puedes desistir de esta compra",
+    description:
+      "El plazo de 14 días ha terminado, el servicio ya se ha prestado por completo o ya desististe.",
+  },
+  withdrawalRecorded: {
+    title: "Desistimiento registrado",
+    description: "Te hemos enviado un acuse de recibo por correo con la fecha y la hora.",
+  },
+  saveFailed: { title: "Error al guardar", description: "Por favor, inténtalo de nuevo." },
+} satisfies Record<string, ToastText>;
+
+export type AfterSaleMessage = keyof typeof afterSaleMessages;
+
+/** The field each message is about. */
+const messageField: Partial<Record<AfterSaleMessage, string>> = {
+  refundReasonInvalid: "reason",
+  refundConfirmRequired: "confirm",
+  deliveryInvalid: "deliveryStatus",
+  deliveryNoteTooLong: "note",
+  withdrawalConfirmRequired: "confirm",
+};
+
+const stop = (error: AfterSaleMessage) => ({ error, abort: true });
+const confirmed = (error: AfterSaleMessage) =>
+  z._default(z.string(), "").check(z.refine((value: string) => value === "yes", stop(error)));
+
+export const refundSchema = z.object({
+  reason: z
+    ._default(z.string(), "")
+    .check(
+      z.trim(),
+      z.minLength(AFTER_SALE_LIMITS.refundReasonMin, stop("refundReasonInvalid")),
+      z.maxLength(AFTER_SALE_LIMITS.refundReasonMax, stop("refundReasonInvalid")),
+    ),
+  confirm: confirmed("refundConfirmRequired"),
+});
+
+export const deliverySchema = z.object({
+  deliveryStatus: z.enum(deliveryStatuses, stop("deliveryInvalid")),
+  note: z
+    ._default(z.string(), "")
+    .check(z.trim(), z.maxLength(AFTER_SALE_LIMITS.noteMax, stop("deliveryNoteTooLong"))),
+});
+
+export const withdrawalSchema = z.object({ confirm: confirmed("withdrawalConfirmRequired") });
+
+/** A refused after-sale form: its messages, first the one to show. */
+export type AfterSaleAnswer = { errors: AfterSaleMessage[] } | undefined;
+
+export function afterSaleIssues<T>(
+  schema: z.ZodMiniType<T>,
+  values: unknown,
+): { success: true; data: T } | { success: false; errors: AfterSaleMessage[] } {
+  const result = schema.safeParse(values);
+  if (result.success) return { success: true, data: result.data };
+  return {
+    success: false,
+    errors: result.error.issues.map((issue) => issue.message as AfterSaleMessage),
+  };
+}
+
+function issueOf(message: AfterSaleMessage): FieldIssue {
+  return {
+    field: messageField[message],
+    text: afterSaleMessages[message] ?? afterSaleMessages.saveFailed,
+  };
+}
+
+/** The browser-side check of an after-sale form: the server's schema and messages. */
+export function afterSaleCheck<T>(schema: z.ZodMiniType<T>) {
+  return (values: FormValues): FieldIssue[] => {
+    const result = afterSaleIssues(schema, values);
+    return result.success ? [] : result.errors.map(issueOf);
+  };
+}
+
+/** How an after-sale form shows a refusal of the server. */
+export function afterSaleReply(answer: AfterSaleAnswer) {
+  if (!answer || answer.errors.length === 0) return undefined;
+  const issues = answer.errors.map(issueOf);
+  return { tone: "error" as const, text: issues[0]!.text, issues };
+}

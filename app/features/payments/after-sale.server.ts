@@ -1,0 +1,322 @@
+import { and, asc, eq } from "drizzle-orm";
+import { data } from "react-router";
+import type { Viewer } from "~/features/accounts/session.server";
+import { getConfig } from "~/platform/config.server";
+import { getDb } from "~/platform/db/database.server";
+import { isUuid } from "~/platform/db/ids";
+import { invoices, payments, purchases, userActivityLog } from "~/platform/db/schema";
+import { redirectWithToast } from "~/platform/http/toast.server";
+import { getLogger } from "~/platform/logger.server";
+import { getMailWorker } from "~/platform/mail/mailer.server";
+import { enqueueMails } from "~/platform/mail/outbox.server";
+import {
+  deliveryMail,
+  withdrawalAcknowledgement,
+  withdrawalNotice,
+} from "./after-sale-mails.server";
+import {
+  afterSaleIssues,
+  afterSaleMessages,
+  canWithdraw,
+  deliverySchema,
+  refundSchema,
+  withdrawalSchema,
+  type AfterSaleMessage,
+} from "./after-sale-rules";
+import { simulatedPaymentsAvailable, stripeClient } from "./providers.server";
+import { simulatedEvents } from "./simulated-checkout.server";
+import { handleWebhook } from "./webhook.server";
+
+type Purchase = typeof purchases.$inferSelect;
+
+const notFound = () => new Response("Not Found", { status: 404 });
+
+/** A refused form: its messages (the first is shown), with the status that says why. */
+function refuse(errors: AfterSaleMessage[], status = 400) {
+  return data({ errors }, { status });
+}
+
+async function readFields(request: Request): Promise<Record<string, string>> {
+  try {
+    const fields: Record<string, string> = {};
+    for (const [name, value] of await request.formData())
+      if (typeof value === "string") fields[name] = value;
+    return fields;
+  } catch {
+    return {};
+  }
+}
+
+const mailContext = () => ({
+  brandName: getConfig().company.brandName,
+  siteUrl: getConfig().siteUrl,
+});
+
+// ---------------------------------------------------------------------------------------------
+// The staff's payment page: the sale, its invoices, delivery, refund and any withdrawal.
+
+async function findSale(paymentId: string) {
+  if (!isUuid(paymentId)) return undefined;
+  const [row] = await getDb()
+    .select({ payment: payments, purchase: purchases })
+    .from(payments)
+    .innerJoin(purchases, eq(purchases.id, payments.purchaseId))
+    .where(eq(payments.id, paymentId));
+  return row;
+}
+
+export async function staffPaymentPage(paymentId: string) {
+  const sale = await findSale(paymentId);
+  if (!sale) throw notFound();
+  const issued = await getDb()
+    .select({
+      id: invoices.id,
+      number: invoices.number,
+      kind: invoices.kind,
+      issuedAt: invoices.issuedAt,
+      totalAmount: invoices.totalAmount,
+    })
+    .from(invoices)
+    .where(eq(invoices.purchaseId, sale.purchase.id))
+    .orderBy(asc(invoices.issuedAt));
+  const { purchase, payment } = sale;
+  return {
+    payment: {
+      id: payment.id,
+      customerEmail: payment.customerEmail,
+      serviceName: payment.serviceName,
+      amount: payment.amount,
+      status: payment.status,
+      createdAt: payment.createdAt,
+    },
+    purchase: {
+      id: purchase.id,
+      status: purchase.status,
+      provider: purchase.provider,
+      completedAt: purchase.completedAt,
+      deliveryStatus: purchase.deliveryStatus,
+      deliveryNote: purchase.deliveryNote,
+      deliveryUpdatedAt: purchase.deliveryUpdatedAt,
+      immediateStartConsentAt: purchase.immediateStartConsentAt,
+      withdrawalRequestedAt: purchase.withdrawalRequestedAt,
+      refundReason: purchase.refundReason,
+      refundRequestedAt: purchase.refundRequestedAt,
+    },
+    invoices: issued,
+  };
+}
+
+/** POST on the staff's payment page: a change of delivery, or a full refund. */
+export async function staffPaymentAction(request: Request, staff: Viewer, paymentId: string) {
+  const sale = await findSale(paymentId);
+  if (!sale) throw notFound();
+  const form = await readFields(request);
+  const back = `/admin/pagos/${paymentId}`;
+  try {
+    if (form.intent === "delivery") {
+      const parsed = afterSaleIssues(deliverySchema, form);
+      if (!parsed.success) return refuse(parsed.errors);
+      const changed = await changeDelivery(sale.purchase, sale.payment.customerEmail, parsed.data);
+      if (!changed) return refuse(["deliveryNotPaid"], 409);
+      return redirectWithToast(back, { kind: "success", ...afterSaleMessages.deliveryUpdated });
+    }
+    if (form.intent === "refund") {
+      const parsed = afterSaleIssues(refundSchema, form);
+      if (!parsed.success) return refuse(parsed.errors);
+      const outcome = await refundAsStaff(staff, sale, parsed.data.reason);
+      if (outcome === "notRefundable") return refuse([outcome], 409);
+      if (outcome === "refundFailed") return refuse([outcome], 502);
+      return redirectWithToast(back, { kind: "success", ...afterSaleMessages[outcome] });
+    }
+  } catch (error) {
+    getLogger().error({ err: error, paymentId }, "a staff change to a payment failed");
+    return refuse(["saveFailed"], 503);
+  }
+  return refuse(["saveFailed"]);
+}
+
+/** Moves a paid purchase's delivery on, logs it and mails the customer; false when unpaid. */
+async function changeDelivery(
+  purchase: Purchase,
+  customerEmail: string,
+  change: { deliveryStatus: Purchase["deliveryStatus"]; note: string },
+): Promise<boolean> {
+  const changed = await getDb().transaction(async (tx) => {
+    const [updated] = await tx
+      .update(purchases)
+      .set({
+        deliveryStatus: change.deliveryStatus,
+        deliveryNote: change.note || null,
+        deliveryUpdatedAt: new Date(),
+        updatedAt: new Date(),
+      })
+      .where(and(eq(purchases.id, purchase.id), eq(purchases.status, "completed")))
+      .returning({ id: purchases.id });
+    if (!updated) return false;
+    await tx.insert(userActivityLog).values({
+      userId: purchase.userId,
+      activityType: "delivery_updated",
+      description: `Entrega de ${purchase.serviceName}: ${change.deliveryStatus}`,
+      metadata: { purchaseId: purchase.id, deliveryStatus: change.deliveryStatus },
+    });
+    await enqueueMails(tx, [
+      deliveryMail(
+        purchase,
+        customerEmail,
+        { status: change.deliveryStatus, note: change.note },
+        mailContext(),
+      ),
+    ]);
+    return true;
+  });
+  if (changed) getMailWorker().wake();
+  return changed;
+}
+
+type RefundOutcome = "refunded" | "refundRequested" | "notRefundable" | "refundFailed";
+
+/**
+ * A full refund asked by the staff: the reason is recorded on the purchase first (the corrective
+ * invoice quotes it), then the provider refunds. With Stripe, its `charge.refunded` event then
+ * applies it through the webhook like any refund (decision 014); the simulator applies the same
+ * event at once. Stripe's idempotency key makes a second click the same refund.
+ */
+async function refundAsStaff(
+  staff: Viewer,
+  { purchase, payment }: { purchase: Purchase; payment: typeof payments.$inferSelect },
+  reason: string,
+): Promise<RefundOutcome> {
+  if (purchase.provider === "stripe" && !purchase.paymentIntentId) return "notRefundable";
+  const [marked] = await getDb()
+    .update(purchases)
+    .set({ refundReason: reason, refundRequestedAt: new Date(), refundRequestedBy: staff.id })
+    .where(and(eq(purchases.id, purchase.id), eq(purchases.status, "completed")))
+    .returning();
+  if (!marked) return "notRefundable";
+  await getDb()
+    .insert(userActivityLog)
+    .values({
+      userId: purchase.userId,
+      activityType: "refund_requested",
+      description: `Reembolso solicitado por el equipo: ${purchase.serviceName}`,
+      metadata: { purchaseId: purchase.id, by: staff.id, reason },
+    });
+  try {
+    if (purchase.provider === "simulated") {
+      if (!simulatedPaymentsAvailable()) return "refundFailed";
+      await applySimulatedRefund(marked, payment.customerEmail);
+      return "refunded";
+    }
+    const stripe = await stripeClient(getConfig());
+    await stripe.refunds.create(
+      {
+        payment_intent: purchase.paymentIntentId!,
+        reason: "requested_by_customer",
+        metadata: { purchase_id: purchase.id },
+      },
+      { idempotencyKey: `refund-${purchase.id}` },
+    );
+    return "refundRequested";
+  } catch (error) {
+    getLogger().error({ err: error, purchaseId: purchase.id }, "a staff refund failed");
+    return "refundFailed";
+  }
+}
+
+/** The simulator's refund: Stripe's `charge.refunded`, signed and applied by the webhook. */
+async function applySimulatedRefund(purchase: Purchase, email: string) {
+  const stripe = await stripeClient(getConfig());
+  for (const event of simulatedEvents("refund", purchase, email)) {
+    const payload = JSON.stringify(event);
+    const header = stripe.webhooks.generateTestHeaderString({
+      payload,
+      secret: getConfig().stripe.webhookSecret,
+    });
+    const answer = await handleWebhook(getDb(), payload, header);
+    if (answer.status !== 200) throw new Error(`simulated refund answered ${answer.status}`);
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// The customer's withdrawal ('Desistir del contrato').
+
+async function ownPurchase(viewer: Viewer, purchaseId: string) {
+  if (!isUuid(purchaseId)) return undefined;
+  const [purchase] = await getDb()
+    .select()
+    .from(purchases)
+    .where(and(eq(purchases.id, purchaseId), eq(purchases.userId, viewer.id)));
+  return purchase;
+}
+
+/** The confirmation page; another customer's purchase does not exist. */
+export async function withdrawalPage(viewer: Viewer, purchaseId: string) {
+  const purchase = await ownPurchase(viewer, purchaseId);
+  if (!purchase) throw notFound();
+  return {
+    purchase: {
+      id: purchase.id,
+      serviceName: purchase.serviceName,
+      price: purchase.price,
+      completedAt: purchase.completedAt,
+      withdrawalRequestedAt: purchase.withdrawalRequestedAt,
+    },
+    available: canWithdraw(purchase),
+  };
+}
+
+/**
+ * Records the withdrawal once, inside the period and before the service is fully performed,
+ * and mails the customer an acknowledgement with the date and time, and the company inbox.
+ */
+export async function withdrawalAction(request: Request, viewer: Viewer, purchaseId: string) {
+  if (!(await ownPurchase(viewer, purchaseId))) throw notFound();
+  const parsed = afterSaleIssues(withdrawalSchema, await readFields(request));
+  if (!parsed.success) return refuse(parsed.errors);
+  const receivedAt = new Date();
+  try {
+    const recorded = await getDb().transaction(async (tx) => {
+      const [purchase] = await tx
+        .select()
+        .from(purchases)
+        .where(eq(purchases.id, purchaseId))
+        .for("update");
+      if (!purchase || !canWithdraw(purchase, receivedAt)) return false;
+      await tx
+        .update(purchases)
+        .set({ withdrawalRequestedAt: receivedAt, updatedAt: receivedAt })
+        .where(eq(purchases.id, purchaseId));
+      await tx.insert(userActivityLog).values({
+        userId: viewer.id,
+        activityType: "withdrawal_requested",
+        description: `Desistimiento del contrato: ${purchase.serviceName}`,
+        metadata: { purchaseId },
+      });
+      const [payment] = await tx
+        .select({ id: payments.id })
+        .from(payments)
+        .where(eq(payments.purchaseId, purchaseId));
+      await enqueueMails(tx, [
+        withdrawalAcknowledgement(purchase, viewer.email, receivedAt, mailContext()),
+        withdrawalNotice(
+          purchase,
+          viewer.email,
+          getConfig().contactInbox,
+          receivedAt,
+          payment?.id,
+          mailContext(),
+        ),
+      ]);
+      return true;
+    });
+    if (!recorded) return refuse(["withdrawalNotAvailable"], 409);
+  } catch (error) {
+    getLogger().error({ err: error, purchaseId }, "recording a withdrawal failed");
+    return refuse(["saveFailed"], 503);
+  }
+  getMailWorker().wake();
+  return redirectWithToast("/mi-cuenta?tab=compras", {
+    kind: "success",
+    ...afterSaleMessages.withdrawalRecorded,
+  });
+}

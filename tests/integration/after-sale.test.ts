@@ -1,0 +1,360 @@
+import { randomUUID } from "node:crypto";
+import { and, eq, sql } from "drizzle-orm";
+import Stripe from "stripe";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Viewer } from "~/features/accounts/session.server";
+import {
+  staffPaymentAction,
+  withdrawalAction,
+  withdrawalPage,
+} from "~/features/payments/after-sale.server";
+import { handleWebhook } from "~/features/payments/webhook.server";
+import { resetConfigForTests } from "~/platform/config.server";
+import {
+  invoices,
+  mailOutbox,
+  paymentDayTotals,
+  payments,
+  purchases,
+  userActivityLog,
+} from "~/platform/db/schema";
+import { formPost, signedInCustomer } from "../support/customer-session";
+import { StripeStandIn } from "../support/stripe-stand-in";
+import { setupTestDatabase } from "../support/test-database";
+
+/**
+ * Issue #16 after the payment: the staff's refund (through Stripe's refund API, applied once by
+ * its event with a corrective invoice and the revenue reduced), the delivery status the staff set,
+ * and the customer's withdrawal inside its 14 days.
+ */
+const database = setupTestDatabase();
+const standIn = new StripeStandIn();
+const WEBHOOK_SECRET = "whsec_test_after_sale";
+const stripe = new Stripe("sk_test_after_sale");
+const saved = { ...process.env };
+let customer: { userId: string; viewer: Viewer; cookie: string };
+const staff = { id: "staff-user", email: "staff@example.com" } as Viewer;
+
+beforeAll(async () => {
+  const apiBase = await standIn.start();
+  Object.assign(process.env, {
+    STRIPE_SECRET_KEY: "sk_test_after_sale",
+    STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET,
+    STRIPE_API_BASE: apiBase,
+  });
+  resetConfigForTests();
+  const made = await signedInCustomer("posventa@example.com");
+  customer = {
+    ...made,
+    viewer: { id: made.userId, email: "posventa@example.com", emailVerified: true } as Viewer,
+  };
+});
+
+afterAll(async () => {
+  process.env = saved;
+  resetConfigForTests();
+  await standIn.stop();
+});
+
+function deliver(type: string, object: object) {
+  const payload = JSON.stringify({
+    id: `evt_${randomUUID()}`,
+    object: "event",
+    type,
+    created: Math.floor(Date.now() / 1000),
+    livemode: false,
+    data: { object },
+  });
+  const header = stripe.webhooks.generateTestHeaderString({ payload, secret: WEBHOOK_SECRET });
+  return handleWebhook(database.db, payload, header);
+}
+
+/** A purchase of the customer, paid through the webhook; its payment id. */
+async function paidPurchase(completedDaysAgo = 0) {
+  const [purchase] = await database.db
+    .insert(purchases)
+    .values({
+      userId: customer.userId,
+      serviceId: 4,
+      serviceName: "Ciberseguridad",
+      price: 44_900,
+      provider: "stripe",
+      checkoutSessionId: `cs_test_${randomUUID()}`,
+      immediateStartConsentAt: new Date(),
+    })
+    .returning();
+  const paymentIntent = `pi_${randomUUID()}`;
+  await deliver("checkout.session.completed", {
+    id: purchase!.checkoutSessionId,
+    object: "checkout.session",
+    amount_total: 44_900,
+    currency: "eur",
+    payment_status: "paid",
+    customer_details: { email: "posventa@example.com" },
+    payment_intent: paymentIntent,
+    metadata: { purchase_id: purchase!.id },
+  });
+  if (completedDaysAgo > 0)
+    await database.db
+      .update(purchases)
+      .set({ completedAt: sql`now() - make_interval(days => ${completedDaysAgo})` })
+      .where(eq(purchases.id, purchase!.id));
+  const [payment] = await database.db
+    .select()
+    .from(payments)
+    .where(eq(payments.purchaseId, purchase!.id));
+  return { purchaseId: purchase!.id, paymentId: payment!.id, paymentIntent };
+}
+
+/** What an action answered: its status and the refusal's messages, or where it redirected. */
+async function answerOf(run: () => Promise<unknown>) {
+  try {
+    const answer = await run();
+    if (answer instanceof Response)
+      return { status: answer.status, location: answer.headers.get("Location") };
+    const value = answer as { data: { errors: string[] }; init: { status?: number } | null };
+    return { status: value.init?.status ?? 200, errors: value.data.errors };
+  } catch (thrown) {
+    if (thrown instanceof Response) return { status: thrown.status };
+    throw thrown;
+  }
+}
+
+const staffPost = (paymentId: string, fields: Record<string, string>) =>
+  answerOf(() =>
+    staffPaymentAction(formPost(`/admin/pagos/${paymentId}`, fields), staff, paymentId),
+  );
+
+const completedRevenue = async () =>
+  Number(
+    (
+      await database.db
+        .select({ amount: sql<string>`coalesce(sum(${paymentDayTotals.amount}), 0)` })
+        .from(paymentDayTotals)
+        .where(eq(paymentDayTotals.status, "completed"))
+    )[0]!.amount,
+  );
+
+describe("a staff refund", () => {
+  it("asks Stripe once per purchase and, applied by its event twice delivered, refunds once with a corrective invoice quoting the reason", async () => {
+    const sale = await paidPurchase();
+    const revenueBefore = await completedRevenue();
+
+    expect(
+      await staffPost(sale.paymentId, { intent: "refund", reason: "", confirm: "yes" }),
+    ).toEqual({ status: 400, errors: ["refundReasonInvalid"] });
+    expect(
+      await staffPost(sale.paymentId, { intent: "refund", reason: "Servicio no prestado" }),
+    ).toEqual({ status: 400, errors: ["refundConfirmRequired"] });
+    expect(standIn.requests.filter((request) => request.path === "/v1/refunds")).toHaveLength(0);
+
+    const refund = { intent: "refund", reason: "Servicio no prestado", confirm: "yes" };
+    for (let click = 0; click < 2; click++)
+      expect(await staffPost(sale.paymentId, refund)).toEqual({
+        status: 302,
+        location: `/admin/pagos/${sale.paymentId}`,
+      });
+    const asked = standIn.requests.filter((request) => request.path === "/v1/refunds");
+    expect(asked).toHaveLength(2);
+    for (const request of asked) {
+      expect(request.form.get("payment_intent")).toBe(sale.paymentIntent);
+      expect(request.form.get("metadata[purchase_id]")).toBe(sale.purchaseId);
+      // The same key both times: Stripe makes the second request the first refund.
+      expect(request.headers["idempotency-key"]).toBe(`refund-${sale.purchaseId}`);
+    }
+
+    const charge = {
+      id: `ch_${randomUUID()}`,
+      object: "charge",
+      amount: 44_900,
+      amount_refunded: 44_900,
+      refunded: true,
+      currency: "eur",
+      payment_intent: sale.paymentIntent,
+      metadata: {},
+    };
+    for (let delivery = 0; delivery < 2; delivery++)
+      expect(await deliver("charge.refunded", charge)).toEqual({ status: 200, body: "ok" });
+
+    const [purchase] = await database.db
+      .select()
+      .from(purchases)
+      .where(eq(purchases.id, sale.purchaseId));
+    expect(purchase).toMatchObject({
+      status: "refunded",
+      refundReason: "Servicio no prestado",
+      refundRequestedBy: staff.id,
+    });
+    const corrective = await database.db
+      .select()
+      .from(invoices)
+      .where(and(eq(invoices.purchaseId, sale.purchaseId), eq(invoices.series, "R")));
+    expect(corrective).toHaveLength(1);
+    expect(corrective[0]).toMatchObject({
+      correctionReason: "Servicio no prestado",
+      totalAmount: -44_900,
+    });
+    expect(await completedRevenue()).toBe(revenueBefore - 44_900);
+    const notices = await database.db
+      .select()
+      .from(mailOutbox)
+      .where(
+        and(
+          eq(mailOutbox.kind, "payment-refund"),
+          eq(mailOutbox.recipient, "posventa@example.com"),
+        ),
+      );
+    expect(notices).toHaveLength(1);
+    expect(notices[0]?.attachments?.[0]?.filename).toBe(`factura-${corrective[0]!.number}.pdf`);
+
+    // Refunded: nothing more to refund, and Stripe is not asked again.
+    expect(await staffPost(sale.paymentId, refund)).toEqual({
+      status: 409,
+      errors: ["notRefundable"],
+    });
+    expect(standIn.requests.filter((request) => request.path === "/v1/refunds")).toHaveLength(2);
+  });
+
+  it("answers 404 for a payment that does not exist", async () => {
+    for (const id of [randomUUID(), "no-es-un-id"])
+      expect((await staffPost(id, { intent: "refund" })).status).toBe(404);
+  });
+});
+
+describe("the delivery", () => {
+  it("moves a paid purchase on, logs it and mails the customer; an unpaid one has none", async () => {
+    const sale = await paidPurchase();
+    expect(
+      await staffPost(sale.paymentId, { intent: "delivery", deliveryStatus: "terminado" }),
+    ).toEqual({ status: 400, errors: ["deliveryInvalid"] });
+    expect(
+      await staffPost(sale.paymentId, {
+        intent: "delivery",
+        deliveryStatus: "in_progress",
+        note: "Empezamos la auditoría el lunes.",
+      }),
+    ).toMatchObject({ status: 302 });
+    const [purchase] = await database.db
+      .select()
+      .from(purchases)
+      .where(eq(purchases.id, sale.purchaseId));
+    expect(purchase).toMatchObject({
+      deliveryStatus: "in_progress",
+      deliveryNote: "Empezamos la auditoría el lunes.",
+    });
+    const [mail] = await database.db
+      .select()
+      .from(mailOutbox)
+      .where(eq(mailOutbox.kind, "delivery-update"))
+      .orderBy(sql`${mailOutbox.createdAt} desc`)
+      .limit(1);
+    expect(mail).toMatchObject({
+      recipient: "posventa@example.com",
+      subject: "Tu compra Ciberseguridad: en curso - Vértice Digital",
+    });
+    expect(mail?.text).toContain("Empezamos la auditoría el lunes.");
+
+    const [unpaid] = await database.db
+      .insert(purchases)
+      .values({
+        userId: customer.userId,
+        serviceId: 4,
+        serviceName: "Ciberseguridad",
+        price: 44_900,
+        provider: "stripe",
+        status: "failed",
+      })
+      .returning();
+    const [payment] = await database.db
+      .insert(payments)
+      .values({
+        purchaseId: unpaid!.id,
+        customerEmail: "posventa@example.com",
+        serviceName: "Ciberseguridad",
+        amount: 44_900,
+        status: "failed",
+      })
+      .returning();
+    expect(
+      await staffPost(payment!.id, { intent: "delivery", deliveryStatus: "delivered" }),
+    ).toEqual({ status: 409, errors: ["deliveryNotPaid"] });
+  });
+});
+
+describe("the withdrawal", () => {
+  const withdraw = (purchaseId: string, fields: Record<string, string>, viewer = customer.viewer) =>
+    answerOf(() =>
+      withdrawalAction(
+        formPost(`/mi-cuenta/compras/${purchaseId}/desistir`, fields),
+        viewer,
+        purchaseId,
+      ),
+    );
+
+  it("is recorded once inside 14 days, acknowledged by mail with date and time, and told to staff", async () => {
+    const sale = await paidPurchase(13);
+    expect((await withdrawalPage(customer.viewer, sale.purchaseId)).available).toBe(true);
+    expect(await withdraw(sale.purchaseId, {})).toEqual({
+      status: 400,
+      errors: ["withdrawalConfirmRequired"],
+    });
+    expect(await withdraw(sale.purchaseId, { confirm: "yes" })).toEqual({
+      status: 302,
+      location: "/mi-cuenta?tab=compras",
+    });
+    expect(await withdraw(sale.purchaseId, { confirm: "yes" })).toEqual({
+      status: 409,
+      errors: ["withdrawalNotAvailable"],
+    });
+    const [purchase] = await database.db
+      .select()
+      .from(purchases)
+      .where(eq(purchases.id, sale.purchaseId));
+    expect(purchase?.withdrawalRequestedAt).toBeInstanceOf(Date);
+    const mails = await database.db
+      .select()
+      .from(mailOutbox)
+      .where(sql`${mailOutbox.kind} in ('withdrawal-acknowledgement', 'withdrawal-notice')`);
+    expect(mails.map((mail) => mail.kind).sort()).toEqual([
+      "withdrawal-acknowledgement",
+      "withdrawal-notice",
+    ]);
+    const acknowledgement = mails.find((mail) => mail.kind === "withdrawal-acknowledgement")!;
+    expect(acknowledgement.recipient).toBe("posventa@example.com");
+    expect(acknowledgement.text).toMatch(
+      /Recibido el: \d{1,2} de \w+ de \d{4} a las \d{1,2}:\d{2}/,
+    );
+    const notice = mails.find((mail) => mail.kind === "withdrawal-notice")!;
+    expect(notice.text).toContain(`/admin/pagos/${sale.paymentId}`);
+    const logged = await database.db
+      .select()
+      .from(userActivityLog)
+      .where(eq(userActivityLog.activityType, "withdrawal_requested"));
+    expect(logged).toHaveLength(1);
+  });
+
+  it("is not offered after 14 days, nor once the service is delivered, nor to another customer", async () => {
+    const late = await paidPurchase(15);
+    expect((await withdrawalPage(customer.viewer, late.purchaseId)).available).toBe(false);
+    expect(await withdraw(late.purchaseId, { confirm: "yes" })).toEqual({
+      status: 409,
+      errors: ["withdrawalNotAvailable"],
+    });
+
+    const delivered = await paidPurchase(1);
+    await staffPost(delivered.paymentId, { intent: "delivery", deliveryStatus: "delivered" });
+    expect(await withdraw(delivered.purchaseId, { confirm: "yes" })).toMatchObject({
+      status: 409,
+    });
+
+    const fresh = await paidPurchase();
+    const stranger = await signedInCustomer("ajeno-posventa@example.com");
+    const other = { id: stranger.userId, email: "ajeno-posventa@example.com" } as Viewer;
+    expect(await withdraw(fresh.purchaseId, { confirm: "yes" }, other)).toEqual({ status: 404 });
+    const [untouched] = await database.db
+      .select()
+      .from(purchases)
+      .where(eq(purchases.id, fresh.purchaseId));
+    expect(untouched?.withdrawalRequestedAt).toBeNull();
+  });
+});
