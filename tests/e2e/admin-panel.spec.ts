@@ -17,7 +17,9 @@ import { payInDialog } from "./purchase-helpers";
  * Issue #14's panel as an administrator uses it, on a server of its own: the dashboard shows
  * what the seeded data add up to, the payments list searches, filters, pages (the back button
  * too) and exports exactly its filtered rows, an enquiry's dialog opens, answers by mail and is
- * marked handled (also without JavaScript), and the admin role is granted and revoked.
+ * marked handled (also without JavaScript), and the admin role is granted and revoked. Then
+ * issue #16's staff refund (refunded, corrective invoice, revenue reduced on the dashboard) and
+ * the withdrawal period's end, which needs the server stopped while a purchase is aged.
  *
  * The shared e2e server's figures move with every parallel test, so this file seeds a data
  * directory (`npm run db:seed`, demo size, on the embedded database), counts what the panel
@@ -32,6 +34,7 @@ const ADMIN = { email: "admin.panel@verticedigital.es", password: "admin-panel-p
 
 let dataDir: string;
 let baseURL: string;
+let port: number;
 let adminState: string;
 let server: ChildProcess | undefined;
 let figures: AdminFigures;
@@ -64,21 +67,15 @@ async function script(file: string, args: string[], env: NodeJS.ProcessEnv): Pro
   return stdout;
 }
 
-test.beforeAll(async ({ browser }, testInfo) => {
-  testInfo.setTimeout(240_000);
-  dataDir = mkdtempSync(path.join(tmpdir(), "e2e-admin-panel-"));
-  const env = { ...process.env, DATA_DIR: dataDir, DATABASE_URL: "" };
-  await script("scripts/db-seed.ts", [], env);
-  figures = JSON.parse(await script("tests/support/admin-figures.ts", [dataDir], env));
-
-  const port = await freePort();
-  baseURL = `http://localhost:${port}`;
-  // The environment of playwright.config.ts's webServer, on this directory.
+/** The production build on `dataDir`, with playwright.config.ts's webServer environment. */
+async function startServer() {
   let stderr = "";
   server = spawn(process.execPath, ["build/server/index.js"], {
     cwd: root,
     env: {
-      ...env,
+      ...process.env,
+      DATA_DIR: dataDir,
+      DATABASE_URL: "",
       PORT: String(port),
       HOST: "127.0.0.1",
       SITE_URL: baseURL,
@@ -104,6 +101,27 @@ test.beforeAll(async ({ browser }, testInfo) => {
       { timeout: 60_000, message: "the admin panel's server answers /readyz" },
     )
     .toBe(200);
+}
+
+/** Stops the server (SIGTERM, as a supervisor does) and waits for it to exit. */
+async function stopServer() {
+  const running = server;
+  if (!running || running.exitCode !== null) return;
+  const exited = new Promise((resolve) => running.once("exit", resolve));
+  running.kill("SIGTERM");
+  await exited;
+}
+
+test.beforeAll(async ({ browser }, testInfo) => {
+  testInfo.setTimeout(240_000);
+  dataDir = mkdtempSync(path.join(tmpdir(), "e2e-admin-panel-"));
+  const env = { ...process.env, DATA_DIR: dataDir, DATABASE_URL: "" };
+  await script("scripts/db-seed.ts", [], env);
+  figures = JSON.parse(await script("tests/support/admin-figures.ts", [dataDir], env));
+
+  port = await freePort();
+  baseURL = `http://localhost:${port}`;
+  await startServer();
 
   // Signed in once as a browser does; each test's page starts from this state.
   adminState = path.join(dataDir, "admin-state.json");
@@ -126,12 +144,7 @@ test.beforeAll(async ({ browser }, testInfo) => {
 });
 
 test.afterAll(async () => {
-  const running = server;
-  if (running && running.exitCode === null) {
-    const exited = new Promise((resolve) => running.once("exit", resolve));
-    running.kill("SIGTERM");
-    await exited;
-  }
+  await stopServer();
   if (dataDir) rmSync(dataDir, { recursive: true, force: true });
 });
 
@@ -512,5 +525,42 @@ test("a staff refund: the purchase refunded, a corrective invoice, the revenue r
       name: `Factura rectificativa ${correctiveNumber}`,
     }),
   ).toBeVisible();
+  await shopper.close();
+});
+
+test("past its 14 days, a purchase no longer offers 'Desistir del contrato'", async ({
+  browser,
+}) => {
+  const shopper = await browser.newContext({ baseURL, storageState: undefined });
+  const customerPage = await shopper.newPage();
+  const { email } = await createVerifiedCustomer(customerPage);
+  await openPage(customerPage, "/desarrollo-web");
+  await customerPage.getByRole("button", { name: "Comprar ahora" }).click();
+  await payInDialog(customerPage);
+  await customerPage.getByRole("button", { name: "Pagar", exact: true }).click();
+  await expect(customerPage).toHaveURL(/\/pago-exitoso/);
+  await openPage(customerPage, "/mi-cuenta?tab=compras");
+  const withdraw = customerPage.getByRole("link", { name: "Desistir del contrato" });
+  await expect(withdraw).toBeVisible();
+  const withdrawalPath = (await withdraw.getAttribute("href"))!;
+
+  // Fifteen days later (the payment date moved back while the server is stopped).
+  await stopServer();
+  const aged = JSON.parse(
+    await script("tests/support/age-purchases.ts", [dataDir, email, "15"], process.env),
+  ) as { moved: number };
+  expect(aged.moved).toBe(1);
+  await startServer();
+
+  await openPage(customerPage, "/mi-cuenta?tab=compras");
+  await expect(customerPage.getByRole("main").getByText("Desarrollo Web")).toBeVisible();
+  await expect(withdraw).toHaveCount(0);
+  await openPage(customerPage, withdrawalPath);
+  await expect(customerPage.getByRole("status")).toHaveText(
+    "El plazo de desistimiento de esta compra ha terminado o el servicio ya se ha prestado por completo.",
+  );
+  await expect(customerPage.getByRole("button", { name: "Confirmar desistimiento" })).toHaveCount(
+    0,
+  );
   await shopper.close();
 });

@@ -6,8 +6,8 @@ import { payInDialog } from "./purchase-helpers";
 /**
  * Issue #16 after the payment, as the customer and the staff see it: the delivery status the
  * staff set, and the withdrawal a customer can use inside its 14 days until the service is
- * delivered. (Past the 14 days it is refused: tests/integration/after-sale.test.ts, with the
- * database's clock moved.)
+ * delivered. Past the 14 days it is no longer offered: admin-panel.spec.ts, whose server of its
+ * own can be stopped while a purchase's date is moved back.
  */
 
 async function buy(page: Page, path: string) {
