@@ -9,6 +9,7 @@ import { deleteAccountData } from "~/features/privacy/account-data.server";
 import { getConfig } from "~/platform/config.server";
 import {
   customers,
+  invoices,
   mailOutbox,
   payments,
   profiles,
@@ -148,6 +149,7 @@ async function everyRowAsText() {
     purchases: await db.select().from(purchases),
     payments: await db.select().from(payments),
     customers: await db.select().from(customers),
+    invoices: await db.select().from(invoices),
     webhookEvents: await db.select().from(webhookEvents),
     userActivityLog: await db.select().from(userActivityLog),
   };
@@ -169,9 +171,11 @@ describe("account deletion", () => {
         .map((table) => table.table);
     // Before: the data is there, so the search below can find it.
     expect(await holding(email)).toEqual(
-      expect.arrayContaining(["users", "profiles", "payments", "customers"]),
+      expect.arrayContaining(["users", "profiles", "payments", "customers", "invoices"]),
     );
-    expect(await holding(name)).toEqual(expect.arrayContaining(["profiles", "customers"]));
+    expect(await holding(name)).toEqual(
+      expect.arrayContaining(["profiles", "customers", "invoices"]),
+    );
 
     await deleteAccountData(viewer);
 
@@ -204,6 +208,42 @@ describe("account deletion", () => {
     expect(await holding("se-queda@example.com")).toEqual(
       expect.arrayContaining(["users", "profiles", "payments", "customers"]),
     );
+  });
+
+  it("keeps a complete invoice whole, NIF and billing name included, as the law requires", async () => {
+    const email = "con-nif@example.com";
+    const { cookie, userId } = await signedInCustomer(email);
+    await database.db
+      .update(profiles)
+      .set({ taxId: "00000000T", billingName: "Cliente Con Nif S.L." })
+      .where(eq(profiles.id, userId));
+    const [pending] = await database.db
+      .insert(purchases)
+      .values({
+        userId,
+        serviceId: 4,
+        serviceName: "Ciberseguridad",
+        price: 44_900,
+        provider: "stripe",
+        checkoutSessionId: "cs_test_complete_invoice",
+      })
+      .returning();
+    await deliver(completedSession("evt_paid_complete_invoice", pending!, email, "Con Nif"));
+    const { viewer } = await getViewer(
+      new Request(getConfig().siteUrl, { headers: { Cookie: cookie } }),
+    );
+    await deleteAccountData(viewer!);
+
+    const [invoice] = await database.db
+      .select()
+      .from(invoices)
+      .where(eq(invoices.purchaseId, pending!.id));
+    expect(invoice).toMatchObject({
+      kind: "complete",
+      customerTaxId: "00000000T",
+      customerName: "Cliente Con Nif S.L.",
+      customerEmail: email,
+    });
   });
 
   it("still applies a later refund to the pseudonymised totals, and mails no one", async () => {

@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
-import { eq } from "drizzle-orm";
+import { and, eq, inArray } from "drizzle-orm";
 import type { Database } from "~/platform/db/client.server";
-import { customers, payments, purchases } from "~/platform/db/schema";
+import { customers, invoices, payments, purchases } from "~/platform/db/schema";
 
 type Transaction = Parameters<Parameters<Database["transaction"]>[0]>[0];
 
@@ -20,7 +20,9 @@ export function isBillingPseudonym(email: string): boolean {
  * payments and customer totals stay for the accounts, but every billing e-mail the account paid
  * with (and its own address) is replaced by a random pseudonym, the same one in `payments` and
  * `customers` so a later refund still finds the totals, and the customer's name is dropped.
- * Runs in the deletion's transaction, before the user row goes.
+ * Simplified invoices lose the customer's name and e-mail (they need no customer identity);
+ * complete ones keep them, as the law requires them kept (decision 025). Runs in the deletion's
+ * transaction, before the user row goes.
  */
 export async function pseudonymiseBilling(
   tx: Transaction,
@@ -31,6 +33,21 @@ export async function pseudonymiseBilling(
     .from(payments)
     .innerJoin(purchases, eq(payments.purchaseId, purchases.id))
     .where(eq(purchases.userId, account.userId));
+  await tx
+    .update(invoices)
+    .set({ customerEmail: null, customerName: null })
+    .where(
+      and(
+        eq(invoices.kind, "simplified"),
+        inArray(
+          invoices.purchaseId,
+          tx
+            .select({ id: purchases.id })
+            .from(purchases)
+            .where(eq(purchases.userId, account.userId)),
+        ),
+      ),
+    );
   const emails = new Set([account.email.toLowerCase(), ...paid.map((row) => row.email)]);
   for (const email of emails) {
     if (isBillingPseudonym(email)) continue;
