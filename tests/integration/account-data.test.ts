@@ -59,12 +59,17 @@ describe("the data export", () => {
       telefono: "+34 600 000 000",
       empresa: null,
       biografia: null,
+      nifNie: null,
+      nombreFacturacion: null,
+      direccionFacturacion: null,
     });
     expect(data.compras).toHaveLength(1);
     expect(data.compras[0]).toMatchObject({
       servicio: "Ciberseguridad",
       importe: 449,
       estado: "Completado",
+      entrega: "Pendiente de inicio",
+      desistimientoEl: null,
     });
     expect(data.estadisticas).toEqual({
       compras: 1,

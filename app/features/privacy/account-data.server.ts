@@ -1,3 +1,4 @@
+import { deliveryStatusLabel } from "~/features/payments/after-sale-rules";
 import { asc, desc, eq, inArray } from "drizzle-orm";
 import { userStatsOf } from "~/features/accounts/account-overview.server";
 import type { Viewer } from "~/features/accounts/session.server";
@@ -66,6 +67,9 @@ export async function exportAccountData(viewer: Viewer, now = new Date()) {
       telefono: profile?.phone ?? null,
       empresa: profile?.company ?? null,
       biografia: profile?.bio ?? null,
+      nifNie: profile?.taxId ?? null,
+      nombreFacturacion: profile?.billingName ?? null,
+      direccionFacturacion: profile?.billingAddress ?? null,
     },
     compras: history.map((purchase) => ({
       referencia: purchase.id,
@@ -75,6 +79,9 @@ export async function exportAccountData(viewer: Viewer, now = new Date()) {
       estado: purchaseStatusLabel(purchase.status),
       creadaEl: purchase.createdAt.toISOString(),
       completadaEl: purchase.completedAt?.toISOString() ?? null,
+      entrega: deliveryStatusLabel(purchase.deliveryStatus),
+      inicioInmediatoAceptadoEl: purchase.immediateStartConsentAt?.toISOString() ?? null,
+      desistimientoEl: purchase.withdrawalRequestedAt?.toISOString() ?? null,
     })),
     tickets: tickets.map(({ ticket, messages }) => ({
       numero: ticket.ticketNumber,
