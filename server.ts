@@ -5,7 +5,6 @@
  */
 import type { IncomingMessage, Server, ServerResponse } from "node:http";
 import { Server as NetServer } from "node:net";
-import { createRequestHandler } from "@react-router/express";
 import compression from "compression";
 import express from "express";
 import type { ServerBuild } from "react-router";
@@ -24,6 +23,7 @@ import type { Database } from "~/platform/db/client.server";
 import { closeDatabase, getDatabaseHandle } from "~/platform/db/database.server";
 import { expressRoutes } from "~/platform/http/express-routes";
 import { loadContextFrom } from "~/platform/http/load-context";
+import { reactRouterHandler } from "~/platform/http/react-router-handler.server";
 import { requestLog } from "~/platform/http/request-log.server";
 import { redirectTrailingSlash } from "~/platform/http/trailing-slash.server";
 import { getLogger } from "~/platform/logger.server";
@@ -129,7 +129,7 @@ export function createApp(config: AppConfig, { viteDevServer }: ServerOptions = 
   app.all(
     "/{*splat}",
     tracked(
-      createRequestHandler({
+      reactRouterHandler({
         build: viteDevServer
           ? () =>
               viteDevServer.ssrLoadModule(
