@@ -26,7 +26,9 @@ const clientChunkGroups: ChunkGroup[] = [
   },
   {
     name: "site",
-    test: /[\\/](?:app[\\/](?:ui|features[\\/](?:layout|catalogue|seo|payments|privacy|legal))|node_modules[\\/]lucide-react)[\\/]/,
+    // The forms after a sale (staff payment page, withdrawal) are shared by two signed-in pages
+    // only: kept out, or every public page would download them.
+    test: /[\\/](?:app[\\/](?:ui|features[\\/](?:layout|catalogue|seo|payments(?![\\/]after-sale-rules)|privacy|legal))|node_modules[\\/]lucide-react)[\\/]/,
     minShareCount: 2,
     priority: 2,
   },

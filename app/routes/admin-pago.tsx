@@ -11,11 +11,10 @@ import {
   afterSaleCheck,
   afterSaleReply,
   deliverySchema,
-  deliveryStatuses,
-  deliveryStatusLabel,
   refundSchema,
   type AfterSaleAnswer,
 } from "~/features/payments/after-sale-rules";
+import { deliveryStatuses, deliveryStatusLabel } from "~/features/payments/after-sale-status";
 import { staffPaymentAction, staffPaymentPage } from "~/features/payments/after-sale.server";
 import { purchaseStatusLabel } from "~/features/payments/purchase-status";
 import { pageMeta } from "~/features/seo/meta";

@@ -7,10 +7,10 @@ import { formatPrice } from "~/features/catalogue/services";
 import {
   afterSaleCheck,
   afterSaleReply,
-  WITHDRAWAL_DAYS,
   withdrawalSchema,
   type AfterSaleAnswer,
 } from "~/features/payments/after-sale-rules";
+import { WITHDRAWAL_DAYS } from "~/features/payments/after-sale-status";
 import { withdrawalAction, withdrawalPage } from "~/features/payments/after-sale.server";
 import { pageMeta } from "~/features/seo/meta";
 import { Button } from "~/ui/button";

@@ -1,7 +1,7 @@
 import { escapeHtml, renderMailLayout } from "~/platform/mail/html";
 import type { OutgoingMail } from "~/platform/mail/outbox.server";
 import { formatDate } from "~/ui/dates";
-import { deliveryStatusLabel } from "./after-sale-rules";
+import { deliveryStatusLabel } from "./after-sale-status";
 
 type MailContext = { brandName: string; siteUrl: string };
 

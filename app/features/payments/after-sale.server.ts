@@ -17,12 +17,12 @@ import {
 import {
   afterSaleIssues,
   afterSaleMessages,
-  canWithdraw,
   deliverySchema,
   refundSchema,
   withdrawalSchema,
   type AfterSaleMessage,
 } from "./after-sale-rules";
+import { canWithdraw } from "./after-sale-status";
 import { simulatedPaymentsAvailable, stripeClient } from "./providers.server";
 import { simulatedEvents } from "./simulated-checkout.server";
 import { handleWebhook } from "./webhook.server";

@@ -1,20 +1,13 @@
-import { CreditCard, Loader2, Lock, MailWarning, MessageCircle, X } from "lucide-react";
-import { useEffect, useId, useRef, useState } from "react";
-import { Link, useFetcher, useLocation, useNavigate, useSearchParams } from "react-router";
-import { usePageViewer } from "~/features/accounts/page-viewer";
+import { lazy, Suspense, useState } from "react";
+import { useLocation, useSearchParams } from "react-router";
 import { withReturnPath } from "~/features/accounts/return-path";
-import { formatPrice, type Service } from "~/features/catalogue/services";
-import { splitVat, VAT_INCLUDED, VAT_RATE_PERCENT } from "~/features/catalogue/vat";
-import { PENDING_PURCHASE_EVENT, savePendingPurchase } from "~/features/contact/pending-purchase";
-import { Button, ButtonLink, buttonClasses, type ButtonStyle } from "~/ui/button";
-import { showToast } from "~/ui/toast";
+import type { Service } from "~/features/catalogue/services";
+import { buttonClasses, type ButtonStyle } from "~/ui/button";
 import { useHydrated } from "~/ui/use-hydrated";
-import type { CheckoutResult } from "./checkout.server";
-import { IMMEDIATE_START_CONSENT, paymentMessages } from "./payment-messages";
 
-/** Spec: the consult flow scrolls 100 px above the contact section, after 100-300 ms. */
-const CONSULT_SCROLL_DELAY_MS = 200;
-const CONSULT_SCROLL_OFFSET_PX = 100;
+/** Its own chunk, fetched when a buy button is first reached for, not with the page. */
+const loadDialog = () => import("./purchase-dialog-body");
+const PurchaseDialog = lazy(loadDialog);
 
 /** The query parameter that opens a service's purchase dialog: `?comprar=<slug>`. */
 const BUY_PARAM = "comprar";
@@ -57,6 +50,9 @@ export function BuyButton({
         href={withReturnPath("/registro", returnPath)}
         role="button"
         className={`${buttonClasses(style)} ${className}`}
+        // A pointer or the keyboard on its way: the dialog's code loads before the click.
+        onPointerEnter={() => void loadDialog()}
+        onFocus={() => void loadDialog()}
         onClick={(event) => {
           event.preventDefault();
           setChosen(true);
@@ -64,254 +60,11 @@ export function BuyButton({
       >
         {label}
       </a>
-      {open ? <PurchaseDialog service={service} returnPath={returnPath} onClose={close} /> : null}
-    </>
-  );
-}
-
-function PurchaseDialog({
-  service,
-  returnPath,
-  onClose,
-}: {
-  service: Service;
-  returnPath: string;
-  onClose: () => void;
-}) {
-  const dialog = useRef<HTMLDialogElement>(null);
-  const titleId = useId();
-  const viewer = usePageViewer();
-  useEffect(() => {
-    const element = dialog.current;
-    element?.showModal();
-    return () => element?.close();
-  }, []);
-  return (
-    <dialog
-      ref={dialog}
-      aria-labelledby={titleId}
-      onClose={onClose}
-      onClick={(event) => {
-        // A click on the backdrop lands on the dialog element itself.
-        if (event.target === event.currentTarget) onClose();
-      }}
-      className="m-auto w-[calc(100%-2rem)] max-w-md rounded-2xl bg-white p-0 shadow-2xl"
-    >
-      <div className="relative p-6">
-        <button
-          type="button"
-          onClick={onClose}
-          aria-label="Cerrar"
-          className="absolute top-3 right-3 inline-flex size-9 items-center justify-center rounded-md text-slate-500 hover:bg-slate-100 hover:text-ink"
-        >
-          <X className="size-5" aria-hidden />
-        </button>
-        {!viewer ? (
-          <SignedOut service={service} returnPath={returnPath} titleId={titleId} />
-        ) : !viewer.emailVerified ? (
-          <Unverified titleId={titleId} />
-        ) : (
-          <ReadyToPay service={service} titleId={titleId} onClose={onClose} />
-        )}
-      </div>
-    </dialog>
-  );
-}
-
-function DialogIcon({ children }: { children: React.ReactNode }) {
-  return (
-    <div className="flex size-12 items-center justify-center rounded-full bg-brand-50 text-brand-600">
-      {children}
-    </div>
-  );
-}
-
-function SignedOut({
-  service,
-  returnPath,
-  titleId,
-}: {
-  service: Service;
-  returnPath: string;
-  titleId: string;
-}) {
-  return (
-    <>
-      <DialogIcon>
-        <Lock className="size-6" aria-hidden />
-      </DialogIcon>
-      <h2 id={titleId} className="mt-4 text-xl font-bold">
-        Registro Requerido
-      </h2>
-      <p className="mt-2 text-sm leading-6 text-slate-600">
-        Para contratar <strong className="text-ink">{service.name}</strong> (
-        {formatPrice(service.priceCents)}, {VAT_INCLUDED}) necesitas una cuenta. Crea una en un
-        minuto o inicia sesión si ya la tienes.
-      </p>
-      <div className="mt-6 grid gap-2 sm:grid-cols-2">
-        <ButtonLink to={withReturnPath("/registro", returnPath)}>Crear cuenta</ButtonLink>
-        <ButtonLink to={withReturnPath("/login-cliente", returnPath)} variant="secondary">
-          Ya tengo cuenta
-        </ButtonLink>
-      </div>
-    </>
-  );
-}
-
-function Unverified({ titleId }: { titleId: string }) {
-  return (
-    <>
-      <DialogIcon>
-        <MailWarning className="size-6" aria-hidden />
-      </DialogIcon>
-      <h2 id={titleId} className="mt-4 text-xl font-bold">
-        {paymentMessages.emailNotVerified.title}
-      </h2>
-      <p className="mt-2 text-sm leading-6 text-slate-600">
-        {paymentMessages.emailNotVerified.description}
-      </p>
-      <ButtonLink to="/verificar-email" className="mt-6 w-full">
-        Verificar email
-      </ButtonLink>
-    </>
-  );
-}
-
-function ReadyToPay({
-  service,
-  titleId,
-  onClose,
-}: {
-  service: Service;
-  titleId: string;
-  onClose: () => void;
-}) {
-  const checkout = useFetcher<CheckoutResult>();
-  const navigate = useNavigate();
-  const [redirecting, setRedirecting] = useState(false);
-  const paying = checkout.state !== "idle" || redirecting;
-  const result = checkout.data;
-
-  // A new answer of the server: the browser goes to the payment page, or the error is shown.
-  const [handled, setHandled] = useState(result);
-  if (result !== handled) {
-    setHandled(result);
-    if (result && "url" in result) setRedirecting(true);
-  }
-  useEffect(() => {
-    if (!handled) return;
-    if ("url" in handled) window.location.assign(handled.url);
-    else {
-      const message = paymentMessages[handled.error];
-      void showToast("error", {
-        title: message.title,
-        description: "description" in message ? message.description : undefined,
-      });
-    }
-  }, [handled]);
-
-  const consultFirst = () => {
-    savePendingPurchase(window.localStorage, service);
-    onClose();
-    const section = document.getElementById("contacto");
-    if (!section) {
-      navigate("/#contacto");
-      return;
-    }
-    window.dispatchEvent(new Event(PENDING_PURCHASE_EVENT));
-    window.setTimeout(() => {
-      const top = section.getBoundingClientRect().top + window.scrollY - CONSULT_SCROLL_OFFSET_PX;
-      window.scrollTo({ top, behavior: "smooth" });
-    }, CONSULT_SCROLL_DELAY_MS);
-  };
-
-  const error = result && "error" in result ? result.error : undefined;
-  const consentId = useId();
-  const [consentMissing, setConsentMissing] = useState(false);
-  const { baseCents, vatCents } = splitVat(service.priceCents);
-  return (
-    <>
-      <DialogIcon>
-        <CreditCard className="size-6" aria-hidden />
-      </DialogIcon>
-      <h2 id={titleId} className="mt-4 text-xl font-bold">
-        {service.name}
-      </h2>
-      <p className="mt-1 text-3xl font-bold text-ink">{formatPrice(service.priceCents)}</p>
-      <p className="text-sm text-slate-500">Pago único • Sin cuotas</p>
-      <dl className="mt-4 grid grid-cols-[1fr_auto] gap-x-4 gap-y-1 rounded-lg bg-slate-50 p-3 text-sm">
-        <dt className="text-slate-600">Base imponible</dt>
-        <dd className="text-right">{formatPrice(baseCents, { cents: "always" })}</dd>
-        <dt className="text-slate-600">IVA ({VAT_RATE_PERCENT} %)</dt>
-        <dd className="text-right">{formatPrice(vatCents, { cents: "always" })}</dd>
-        <dt className="font-semibold text-ink">Total a pagar ({VAT_INCLUDED})</dt>
-        <dd className="text-right font-semibold text-ink">
-          {formatPrice(service.priceCents, { cents: "always" })}
-        </dd>
-      </dl>
-      {error === "signInRequired" ? (
-        <p role="alert" className="mt-4 text-sm text-red-800">
-          {paymentMessages.signInRequired.title}.{" "}
-          <Link to="/registro" className="font-semibold underline">
-            Registrarse
-          </Link>
-        </p>
+      {open ? (
+        <Suspense fallback={null}>
+          <PurchaseDialog service={service} returnPath={returnPath} onClose={close} />
+        </Suspense>
       ) : null}
-      <checkout.Form
-        method="post"
-        action="/checkout"
-        noValidate
-        className="mt-4 grid gap-2"
-        onSubmit={(event) => {
-          const consent = event.currentTarget.elements.namedItem("immediateStart");
-          if ((consent as HTMLInputElement | null)?.checked) return;
-          event.preventDefault();
-          setConsentMissing(true);
-          (consent as HTMLInputElement | null)?.focus();
-          const message = paymentMessages.immediateStartConsentRequired;
-          void showToast("error", { title: message.title, description: message.description });
-        }}
-      >
-        <input type="hidden" name="serviceId" value={service.id} />
-        <div className="mb-2 flex gap-3 text-sm leading-5">
-          <input
-            id={consentId}
-            type="checkbox"
-            name="immediateStart"
-            value="yes"
-            required
-            aria-invalid={consentMissing || undefined}
-            aria-describedby={consentMissing ? `${consentId}-error` : undefined}
-            onChange={(event) => setConsentMissing(!event.currentTarget.checked && consentMissing)}
-            className="mt-0.5 size-4 shrink-0 accent-brand-600"
-          />
-          <label htmlFor={consentId} className="text-slate-700">
-            {IMMEDIATE_START_CONSENT} He leído los{" "}
-            <Link to="/terminos#desistimiento" target="_blank" className="font-semibold underline">
-              términos y el derecho de desistimiento
-            </Link>
-            .
-          </label>
-        </div>
-        {consentMissing ? (
-          <p id={`${consentId}-error`} className="-mt-1 mb-2 text-sm text-red-800">
-            {paymentMessages.immediateStartConsentRequired.description}
-          </p>
-        ) : null}
-        <Button type="submit" size="lg" disabled={paying}>
-          {paying ? (
-            <Loader2 className="size-5 animate-spin" aria-label="Procesando" />
-          ) : (
-            <CreditCard className="size-5" aria-hidden />
-          )}
-          Pagar ahora
-        </Button>
-        <Button variant="secondary" onClick={consultFirst} disabled={paying}>
-          <MessageCircle className="size-5" aria-hidden />
-          Consultar primero
-        </Button>
-      </checkout.Form>
-      <p className="mt-4 text-center text-xs text-slate-500">100% seguro • Reembolso garantizado</p>
     </>
   );
 }

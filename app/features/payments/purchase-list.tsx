@@ -3,7 +3,7 @@ import { Link } from "react-router";
 import { formatPrice } from "~/features/catalogue/services";
 import { VAT_INCLUDED } from "~/features/catalogue/vat";
 import { formatDate } from "~/ui/dates";
-import { deliveryStatusLabel } from "./after-sale-rules";
+import { deliveryStatusLabel } from "./after-sale-status";
 import { purchaseStatusLabel } from "./purchase-status";
 
 /**

@@ -3,7 +3,7 @@ import type { Viewer } from "~/features/accounts/session.server";
 import { getConfig } from "~/platform/config.server";
 import { getDb } from "~/platform/db/database.server";
 import { purchases } from "~/platform/db/schema";
-import { canWithdraw } from "./after-sale-rules";
+import { canWithdraw } from "./after-sale-status";
 import { invoicesOfPurchases } from "./invoices.server";
 import { simulatedPaymentsAvailable } from "./providers.server";
 

@@ -1,4 +1,4 @@
-import { deliveryStatusLabel } from "~/features/payments/after-sale-rules";
+import { deliveryStatusLabel } from "~/features/payments/after-sale-status";
 import { asc, desc, eq, inArray } from "drizzle-orm";
 import { userStatsOf } from "~/features/accounts/account-overview.server";
 import type { Viewer } from "~/features/accounts/session.server";
