@@ -57,9 +57,11 @@ export function Layout({ children }: { children: React.ReactNode }) {
         <Links />
       </head>
       <body className="flex min-h-dvh flex-col">
+        {/* First in the document, so that while it is open it is first in the focus order. */}
+        <CookieBanner />
         <a
           href="#contenido"
-          className="sr-only z-50 rounded-md bg-white px-4 py-2 font-semibold text-brand-700 focus:not-sr-only focus:fixed focus:top-2 focus:left-2"
+          className="sr-only z-50 rounded-md bg-white px-4 py-2 font-semibold text-brand-700 focus-visible:not-sr-only focus-visible:fixed focus-visible:top-2 focus-visible:left-2"
         >
           Saltar al contenido
         </a>
@@ -74,7 +76,6 @@ export function Layout({ children }: { children: React.ReactNode }) {
             {data ? <SiteFooter site={data.site} /> : null}
           </>
         )}
-        <CookieBanner />
         <ToastHost />
         <ScrollRestoration nonce={nonce} />
         <Scripts nonce={nonce} />

@@ -10,7 +10,7 @@ import { formatPrice } from "../../app/features/catalogue/services";
 import { formatCount } from "../../app/ui/numbers";
 import type { AdminFigures } from "../support/admin-figures";
 import { createVerifiedCustomer, toast } from "./accounts-helpers";
-import { expect, openPage, test } from "./fixtures";
+import { expect, openPage, rememberCookieChoice, test } from "./fixtures";
 import { payInDialog } from "./purchase-helpers";
 
 /**
@@ -126,13 +126,7 @@ test.beforeAll(async ({ browser }, testInfo) => {
   // Signed in once as a browser does; each test's page starts from this state.
   adminState = path.join(dataDir, "admin-state.json");
   const context = await browser.newContext({ baseURL });
-  await context.addInitScript(() => {
-    window.localStorage.setItem("cookie-consent", "rejected");
-    window.localStorage.setItem(
-      "cookie-preferences",
-      JSON.stringify({ essential: true, analytics: false }),
-    );
-  });
+  await rememberCookieChoice(context, "rejected");
   const page = await context.newPage();
   await openPage(page, "/login");
   await page.getByLabel("Email").fill(ADMIN.email);

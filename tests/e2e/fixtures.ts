@@ -1,4 +1,5 @@
-import { test as base, expect, type Page } from "@playwright/test";
+import { test as base, expect, type BrowserContext, type Page } from "@playwright/test";
+import { COOKIE_POLICY_VERSION } from "../../app/features/privacy/cookie-consent";
 
 type Options = {
   /** Store a cookie choice before each page loads, so the banner stays out of the way. */
@@ -8,18 +9,33 @@ type Options = {
 export const test = base.extend<Options>({
   storedConsent: ["rejected", { option: true }],
   page: async ({ page, storedConsent }, use) => {
-    if (storedConsent) {
-      await page.addInitScript((choice) => {
-        window.localStorage.setItem("cookie-consent", choice);
-        window.localStorage.setItem(
-          "cookie-preferences",
-          JSON.stringify({ essential: true, analytics: false }),
-        );
-      }, storedConsent);
-    }
+    if (storedConsent) await rememberCookieChoice(page, storedConsent);
     await use(page);
   },
 });
+
+/**
+ * Stores a valid consent record (current policy version, made today) before each page loads, as
+ * a returning visitor has it, so the banner stays out of the way.
+ */
+export async function rememberCookieChoice(
+  target: Page | BrowserContext,
+  choice: "rejected" | "accepted",
+) {
+  const preferences = JSON.stringify({
+    essential: true,
+    analytics: choice === "accepted",
+    policyVersion: COOKIE_POLICY_VERSION,
+    decidedAt: new Date().toISOString(),
+  });
+  await target.addInitScript(
+    ({ choice, preferences }) => {
+      window.localStorage.setItem("cookie-consent", choice);
+      window.localStorage.setItem("cookie-preferences", preferences);
+    },
+    { choice, preferences },
+  );
+}
 
 export { expect };
 

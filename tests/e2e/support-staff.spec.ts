@@ -1,7 +1,7 @@
 import AxeBuilder from "@axe-core/playwright";
 import type { Browser, Page } from "@playwright/test";
 import { createVerifiedCustomer, toast } from "./accounts-helpers";
-import { expect, openPage, test } from "./fixtures";
+import { expect, openPage, rememberCookieChoice, test } from "./fixtures";
 import { linksOfLatestMail } from "./mailbox";
 
 /**
@@ -40,13 +40,7 @@ async function customerOpensTicket(page: Page, subject: string) {
  */
 async function adminPage(browser: Browser) {
   const context = await browser.newContext();
-  await context.addInitScript(() => {
-    window.localStorage.setItem("cookie-consent", "rejected");
-    window.localStorage.setItem(
-      "cookie-preferences",
-      JSON.stringify({ essential: true, analytics: false }),
-    );
-  });
+  await rememberCookieChoice(context, "rejected");
   const page = await context.newPage();
   await openPage(page, "/login");
   await page.getByLabel("Email").fill("admin@verticedigital.es");

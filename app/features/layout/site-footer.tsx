@@ -1,6 +1,7 @@
 import { Mail } from "lucide-react";
 import { Link } from "react-router";
 import { serviceHref, servicesForHome } from "~/features/catalogue/services";
+import { openCookieSettings } from "~/features/privacy/cookie-consent";
 import type { SiteInfo } from "~/features/seo/site";
 import { Logo } from "~/ui/logo";
 import { FacebookIcon, InstagramIcon, LinkedInIcon, XIcon } from "~/ui/social-icons";
@@ -91,6 +92,12 @@ export function SiteFooter({ site }: { site: SiteInfo }) {
               </Link>
             </li>
           ))}
+          <li>
+            {/* Withdrawing consent must be as easy as giving it (AEPD): one click, any page. */}
+            <button type="button" onClick={openCookieSettings} className={footerLink}>
+              Configurar cookies
+            </button>
+          </li>
         </FooterColumn>
       </div>
       <div className="border-t border-white/10">

@@ -2,6 +2,7 @@
  * Spanish legal texts of the site (terms, privacy, cookies and legal notice).
  * Company identity values always come from the `company` argument; never hard-code them here.
  */
+import { COOKIE_POLICY_VERSION } from "~/features/privacy/cookie-consent";
 import type { CompanyDetails, LegalDocument } from "./legal-document";
 
 /** Date of the last revision shared by all legal documents. */
@@ -411,7 +412,8 @@ export function cookiesDocument(company: CompanyDetails): LegalDocument {
     title: "Política de Cookies",
     description:
       "Qué cookies y almacenamiento local utiliza este sitio, para qué sirven, cuánto duran y cómo aceptar, rechazar o cambiar su consentimiento.",
-    updatedOn: UPDATED_ON,
+    // The version every stored consent refers to: revising this policy asks everyone again.
+    updatedOn: COOKIE_POLICY_VERSION,
     intro: `Esta Política de Cookies explica qué cookies y tecnologías de almacenamiento similares utiliza ${company.brandName} en ${company.siteUrl}, con qué finalidad y cómo puede gestionar su consentimiento, de acuerdo con el artículo 22.2 de la Ley 34/2002, de servicios de la sociedad de la información y de comercio electrónico (LSSI-CE).`,
     sections: [
       {
@@ -444,13 +446,13 @@ export function cookiesDocument(company: CompanyDetails): LegalDocument {
                 "cookie-consent (almacenamiento local)",
                 "Esencial",
                 "Recuerda la elección que ha hecho en el banner de cookies.",
-                "Hasta que usted la elimine",
+                "24 meses, o hasta que cambie esta política",
               ],
               [
                 "cookie-preferences (almacenamiento local)",
                 "Esencial",
-                "Recuerda las categorías de cookies que ha aceptado o rechazado.",
-                "Hasta que usted la elimine",
+                "Recuerda las categorías que ha aceptado o rechazado, la fecha de su elección y la versión de esta política que estaba vigente.",
+                "24 meses, o hasta que cambie esta política",
               ],
               [
                 "pending_purchase (almacenamiento local)",
@@ -504,6 +506,10 @@ export function cookiesDocument(company: CompanyDetails): LegalDocument {
             kind: "paragraph",
             text: "No se instala ninguna cookie de analítica sin su consentimiento. Las cookies esenciales no requieren consentimiento, ya que son estrictamente necesarias para prestar el servicio que usted solicita.",
           },
+          {
+            kind: "paragraph",
+            text: "Guardamos su elección junto con la fecha en que la hizo y la versión de esta política vigente en ese momento. Su elección es válida durante 24 meses: pasado ese plazo, o si modificamos esta política, el banner volverá a aparecer para que elija de nuevo.",
+          },
         ],
       },
       {
@@ -511,11 +517,11 @@ export function cookiesDocument(company: CompanyDetails): LegalDocument {
         blocks: [
           {
             kind: "paragraph",
-            text: "Puede cambiar su elección o retirar su consentimiento en cualquier momento. Para ello, borre los datos de este sitio en su navegador (cookies y almacenamiento local): en su próxima visita, el banner volverá a aparecer para que elija de nuevo.",
+            text: "Puede cambiar su elección o retirar su consentimiento en cualquier momento, tan fácilmente como lo dio: pulse «Configurar cookies» en el pie de cualquier página para abrir de nuevo sus preferencias, active o desactive la analítica y pulse «Guardar Preferencias».",
           },
           {
             kind: "paragraph",
-            text: "Si retira su consentimiento, dejaremos de utilizar las cookies de analítica. Tenga en cuenta que borrar los datos del sitio también cerrará su sesión en el área de cliente.",
+            text: "Si retira su consentimiento, dejaremos de utilizar las cookies de analítica desde ese mismo momento. También puede borrar los datos de este sitio en su navegador (cookies y almacenamiento local): en su próxima visita el banner volverá a aparecer, aunque borrar los datos del sitio también cerrará su sesión en el área de cliente.",
           },
         ],
       },
