@@ -1,14 +1,15 @@
-import { and, desc, eq, exists, sql, type SQL, type SQLWrapper } from "drizzle-orm";
-import type { AnyPgColumn } from "drizzle-orm/pg-core";
-import { formatPrice, serviceCodeLabel } from "~/features/catalogue/services";
-import { purchaseStatusLabel, type PurchaseStatus } from "~/features/payments/purchase-status";
+import { and, desc, eq, sql, type SQL, type SQLWrapper } from "drizzle-orm";
+import type { AnyPgColumn, PgSelect } from "drizzle-orm/pg-core";
+import { serviceCodeLabel, serviceCodes } from "~/features/catalogue/services";
+import { purchaseStatusLabel, purchaseStatuses } from "~/features/payments/purchase-status";
 import { ticketOverdueSql } from "~/features/support/tickets.server";
 import {
   categoryLabel,
   priorityLabel,
+  ticketCategories,
+  ticketPriorities,
+  ticketStatuses,
   ticketStatusLabel,
-  type TicketPriority,
-  type TicketStatus,
 } from "~/features/support/ticket-rules";
 import type { Database } from "~/platform/db/client.server";
 import { getDb } from "~/platform/db/database.server";
@@ -24,197 +25,184 @@ import {
 import { getLogger } from "~/platform/logger.server";
 import { SITE_TIME_ZONE } from "~/ui/dates";
 import { countList, listFilters } from "./admin-data.server";
-import { adminViewFrom, type AdminListTab, type AdminView } from "./admin-tabs";
+import { adminViewFrom, isListTab, type AdminListTab, type AdminView } from "./admin-tabs";
 
-/** Rows fetched from the cursor at a time: big enough to be fast, small enough to stay lean. */
-const CURSOR_BATCH = 5_000;
-/** Rows per chunk handed to the response: about 50 kB of text. */
-const ROWS_PER_CHUNK = 500;
+/**
+ * Rows per page of the export: one query, one string of about 50 kB. The database writes the
+ * CSV lines and joins them, so the server holds one string per page instead of a row object per
+ * row: at a million rows that is the difference between ~200 MB of garbage and almost none.
+ */
+export const EXPORT_PAGE_ROWS = 500;
 
-/** A row as the cursor gives it: each value under its column's alias. */
-type RawRow = Record<string, unknown>;
-type Column = [header: string, value: (row: RawRow) => string];
+type Cell = SQL<string>;
+type Column = [header: string, cell: Cell];
 
-const text = (value: unknown) => (value == null ? "" : String(value));
-const euros = (value: unknown) => formatPrice(Number(value), { cents: "always" });
-const yesNo = (value: unknown) => (value ? "Sí" : "No");
+/** The fields of one page's inner query: the line, its order and the keys of the next page. */
+type PageFields = {
+  line: SQL.Aliased<string>;
+  n: SQL.Aliased<number>;
+  time: SQL.Aliased<string>;
+  tieBreak: SQL.Aliased<string>;
+};
+
+/**
+ * A CSV list: its columns (each a SQL expression giving the cell's text), its order (two keys
+ * unique together, newest first, which also finds the next page: keyset paging) and its rows.
+ */
+type CsvList = {
+  columns: Column[];
+  order: [time: AnyPgColumn, tieBreak: AnyPgColumn];
+  rows(db: Database, fields: PageFields, where: SQL | undefined): PgSelect;
+};
 
 /**
  * A timestamp as the panel shows it (`formatDate(…, "shortDateTime")`: "2/1/26, 9:05", Madrid
- * time), formatted by the database: at a million rows the Node process would spend a tenth of
- * the export in Intl, while PostgreSQL does it on another core. A test holds both to the same
- * text, summer and winter time included.
+ * time), formatted by the database. A test holds both to the same text, summer and winter time.
  */
 export const sqlShortDateTime = (column: AnyPgColumn | SQLWrapper) =>
   sql<string>`to_char(${column} at time zone ${sql.raw(`'${SITE_TIME_ZONE}'`)}, 'FMDD/FMMM/YY, FMHH24:MI')`;
 
-type CsvList = {
-  columns: Column[];
-  /** The list's rows in the list's order, every value aliased to its name in `columns`. */
-  query(db: Database, view: AdminView): SQLWrapper;
-};
-
-/** `select` with each value under its own name, so raw rows read like the builder's rows. */
-function aliased(fields: Record<string, SQL | AnyPgColumn>) {
-  return Object.fromEntries(
-    Object.entries(fields).map(([name, value]) => [name, sql`${value}`.as(name)]),
-  );
+/**
+ * Text a visitor typed, as a cell: quoted when it holds a semicolon, quote or line break, and
+ * never read as a formula by a spreadsheet ("=HYPERLINK(…)" gets a leading apostrophe).
+ */
+export function sqlCsvText(value: AnyPgColumn | SQLWrapper): Cell {
+  const text = sql`coalesce((${value})::text, '')`;
+  const neutral = sql`(case when ${text} ~ ${"^[-=+@\t\r]"} then '''' || ${text} else ${text} end)`;
+  return sql<string>`(case when ${text} ~ ${'[";\r\n]'} then '"' || replace(${neutral}, '"', '""') || '"' else ${neutral} end)`;
 }
+
+/** Cents as the panel writes money with cents (`formatPrice(…, { cents: "always" })`): 1.234,00€ is 1234,00€. */
+export function sqlEuros(cents: AnyPgColumn | SQLWrapper): Cell {
+  const whole = sql`(abs(${cents}) / 100)`;
+  // es-ES groups thousands from five digits on: 9999 but 10.000.
+  const digits = sql`(case when ${whole} >= 10000 then replace(to_char(${whole}, 'FM999,999,999,999,990'), ',', '.') else ${whole}::text end)`;
+  return sql<string>`((case when ${cents} < 0 then '-' else '' end) || ${digits} || ',' || lpad((abs(${cents}) % 100)::text, 2, '0') || '€')`;
+}
+
+/** A code as its Spanish label, from the same function the panel uses; unknown codes as `fallback`. */
+function sqlLabel(
+  code: AnyPgColumn,
+  codes: readonly string[],
+  label: (code: string) => string,
+  fallback: SQL = sql`coalesce(${code}::text, '')`,
+): Cell {
+  const cases = codes.map((each) => sql`when ${each} then ${label(each)}`);
+  return sql<string>`(case ${code} ${sql.join(cases, sql` `)} else ${fallback} end)`;
+}
+
+const yesNo = (condition: SQLWrapper): Cell =>
+  sql<string>`(case when ${condition} then 'Sí' else 'No' end)`;
 
 const csvLists: Record<AdminListTab, CsvList> = {
   consultas: {
     columns: [
-      ["Fecha", (row) => text(row.createdAt)],
-      ["Nombre", (row) => text(row.name)],
-      ["Email", (row) => text(row.email)],
-      ["Servicio", (row) => serviceCodeLabel(text(row.service))],
-      ["Mensaje", (row) => text(row.message)],
-      ["Atendida", (row) => (row.handledAt == null ? "No" : text(row.handledAt))],
+      ["Fecha", sqlShortDateTime(contactInquiries.createdAt)],
+      ["Nombre", sqlCsvText(contactInquiries.name)],
+      ["Email", sqlCsvText(contactInquiries.email)],
+      ["Servicio", sqlCsvText(sqlLabel(contactInquiries.service, serviceCodes, serviceCodeLabel))],
+      ["Mensaje", sqlCsvText(contactInquiries.message)],
+      ["Atendida", sql<string>`coalesce(${sqlShortDateTime(contactInquiries.handledAt)}, 'No')`],
     ],
-    query: (db, view) =>
-      db
-        .select(
-          aliased({
-            createdAt: sqlShortDateTime(contactInquiries.createdAt),
-            name: contactInquiries.name,
-            email: contactInquiries.email,
-            service: contactInquiries.service,
-            message: contactInquiries.message,
-            handledAt: sqlShortDateTime(contactInquiries.handledAt),
-          }),
-        )
-        .from(contactInquiries)
-        .where(listFilters.consultas(db, view))
-        .orderBy(desc(contactInquiries.createdAt), desc(contactInquiries.id)),
+    order: [contactInquiries.createdAt, contactInquiries.id],
+    rows: (db, fields, where) => db.select(fields).from(contactInquiries).where(where).$dynamic(),
   },
   pagos: {
     columns: [
-      ["Fecha", (row) => text(row.createdAt)],
-      ["Email", (row) => text(row.customerEmail)],
-      ["Servicio", (row) => text(row.serviceName)],
-      ["Importe", (row) => euros(row.amount)],
-      ["Estado", (row) => purchaseStatusLabel(row.status as PurchaseStatus)],
+      ["Fecha", sqlShortDateTime(payments.createdAt)],
+      ["Email", sqlCsvText(payments.customerEmail)],
+      ["Servicio", sqlCsvText(payments.serviceName)],
+      ["Importe", sqlEuros(payments.amount)],
+      [
+        "Estado",
+        sqlLabel(
+          payments.status,
+          purchaseStatuses,
+          purchaseStatusLabel,
+          sql`${purchaseStatusLabel("")}`,
+        ),
+      ],
     ],
-    query: (db, view) =>
-      db
-        .select(
-          aliased({
-            createdAt: sqlShortDateTime(payments.createdAt),
-            customerEmail: payments.customerEmail,
-            serviceName: payments.serviceName,
-            amount: payments.amount,
-            status: payments.status,
-          }),
-        )
-        .from(payments)
-        .where(listFilters.pagos(db, view))
-        .orderBy(desc(payments.createdAt), desc(payments.id)),
+    order: [payments.createdAt, payments.id],
+    rows: (db, fields, where) => db.select(fields).from(payments).where(where).$dynamic(),
   },
   tickets: {
     columns: [
-      ["Número", (row) => text(row.ticketNumber)],
-      ["Asunto", (row) => text(row.subject)],
-      ["Categoría", (row) => categoryLabel(text(row.category))],
-      ["Prioridad", (row) => priorityLabel(row.priority as TicketPriority)],
-      ["Estado", (row) => ticketStatusLabel(row.status as TicketStatus)],
-      ["Cliente", (row) => text(row.customerEmail)],
-      ["Creado", (row) => text(row.createdAt)],
-      ["Responder antes de", (row) => text(row.firstResponseDueAt)],
-      ["Vencido", (row) => yesNo(row.overdue)],
+      ["Número", sqlCsvText(supportTickets.ticketNumber)],
+      ["Asunto", sqlCsvText(supportTickets.subject)],
+      ["Categoría", sqlCsvText(sqlLabel(supportTickets.category, ticketCategories, categoryLabel))],
+      [
+        "Prioridad",
+        sqlLabel(
+          supportTickets.priority,
+          ticketPriorities,
+          priorityLabel,
+          sql`${priorityLabel("")}`,
+        ),
+      ],
+      [
+        "Estado",
+        sqlLabel(
+          supportTickets.status,
+          ticketStatuses,
+          ticketStatusLabel,
+          sql`${ticketStatusLabel("")}`,
+        ),
+      ],
+      ["Cliente", sqlCsvText(users.email)],
+      ["Creado", sqlShortDateTime(supportTickets.createdAt)],
+      ["Responder antes de", sqlShortDateTime(supportTickets.firstResponseDueAt)],
+      ["Vencido", yesNo(ticketOverdueSql)],
     ],
-    query: (db, view) =>
+    order: [supportTickets.createdAt, supportTickets.ticketNumber],
+    rows: (db, fields, where) =>
       db
-        .select(
-          aliased({
-            ticketNumber: supportTickets.ticketNumber,
-            subject: supportTickets.subject,
-            category: supportTickets.category,
-            priority: supportTickets.priority,
-            status: supportTickets.status,
-            customerEmail: users.email,
-            createdAt: sqlShortDateTime(supportTickets.createdAt),
-            firstResponseDueAt: sqlShortDateTime(supportTickets.firstResponseDueAt),
-            overdue: ticketOverdueSql,
-          }),
-        )
+        .select(fields)
         .from(supportTickets)
         .innerJoin(users, eq(users.id, supportTickets.userId))
-        .where(listFilters.tickets(db, view))
-        .orderBy(desc(supportTickets.createdAt), desc(supportTickets.ticketNumber)),
+        .where(where)
+        .$dynamic(),
   },
   usuarios: {
     columns: [
-      ["Alta", (row) => text(row.createdAt)],
-      ["Email", (row) => text(row.email)],
-      ["Nombre", (row) => text(row.fullName)],
-      ["Email verificado", (row) => yesNo(row.emailVerified)],
-      ["Administrador", (row) => yesNo(row.isAdmin)],
+      ["Alta", sqlShortDateTime(users.createdAt)],
+      ["Email", sqlCsvText(users.email)],
+      ["Nombre", sqlCsvText(profiles.fullName)],
+      ["Email verificado", yesNo(users.emailVerified)],
+      [
+        "Administrador",
+        yesNo(
+          sql`exists (select 1 from ${userRoles} where ${userRoles.userId} = ${users.id} and ${userRoles.role} = 'admin')`,
+        ),
+      ],
     ],
-    query: (db, view) =>
+    order: [users.createdAt, users.id],
+    rows: (db, fields, where) =>
       db
-        .select(
-          aliased({
-            createdAt: sqlShortDateTime(users.createdAt),
-            email: users.email,
-            fullName: profiles.fullName,
-            emailVerified: users.emailVerified,
-            isAdmin: exists(
-              db
-                .select({ one: sql`1` })
-                .from(userRoles)
-                .where(and(eq(userRoles.userId, users.id), eq(userRoles.role, "admin"))),
-            ),
-          }),
-        )
+        .select(fields)
         .from(users)
         .leftJoin(profiles, eq(profiles.id, users.id))
-        .where(listFilters.usuarios(db, view))
-        .orderBy(desc(users.createdAt), desc(users.id)),
+        .where(where)
+        .$dynamic(),
   },
   clientes: {
     columns: [
-      ["Email", (row) => text(row.email)],
-      ["Nombre", (row) => text(row.name)],
-      ["Pedidos", (row) => text(row.totalOrders)],
-      ["Total gastado", (row) => euros(row.totalSpent)],
+      ["Email", sqlCsvText(customers.email)],
+      ["Nombre", sqlCsvText(customers.name)],
+      ["Pedidos", sql<string>`${customers.totalOrders}::text`],
+      ["Total gastado", sqlEuros(customers.totalSpent)],
     ],
-    query: (db, view) =>
-      db
-        .select(
-          aliased({
-            email: customers.email,
-            name: customers.name,
-            totalOrders: customers.totalOrders,
-            totalSpent: customers.totalSpent,
-          }),
-        )
-        .from(customers)
-        .where(listFilters.clientes(db, view))
-        .orderBy(desc(customers.createdAt), desc(customers.id)),
+    order: [customers.createdAt, customers.id],
+    rows: (db, fields, where) => db.select(fields).from(customers).where(where).$dynamic(),
   },
 };
 
 /**
- * One cell: quoted when it must be, and never read as a formula by a spreadsheet (a visitor's
- * name such as "=HYPERLINK(…)" stays text).
+ * The header line of a tab's CSV, after the UTF-8 byte order mark a Spanish Excel needs (our
+ * headers hold no semicolon, quote or formula sign).
  */
-export function csvCell(value: string): string {
-  const safe = /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
-  return /[";\r\n]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
-}
-
-/** The header line of a tab's CSV, after the UTF-8 byte order mark a Spanish Excel needs. */
 export function csvHeader(tab: AdminListTab): string {
-  return `\uFEFF${csvLists[tab].columns.map(([header]) => csvCell(header)).join(";")}\r\n`;
-}
-
-/** Rows of a tab as CSV lines (semicolons, CRLF), as they come from the cursor. */
-export function csvLines(tab: AdminListTab, rows: RawRow[]): string {
-  const { columns } = csvLists[tab];
-  let lines = "";
-  for (const row of rows)
-    lines += `${columns.map(([, value]) => csvCell(value(row))).join(";")}\r\n`;
-  return lines;
+  return `\uFEFF${csvLists[tab].columns.map(([header]) => header).join(";")}\r\n`;
 }
 
 /** "pagos-2026-11-22.csv": the tab and the Madrid day of the export. */
@@ -223,16 +211,56 @@ export function csvFileName(tab: AdminListTab, now: Date): string {
   return `${tab}-${day}.csv`;
 }
 
+/** Where the previous page ended: its last row's keys, as text the database gave and takes back. */
+type PageEnd = { time: string; tieBreak: string };
+type Page = { lines: string | null; rows: number; time: string | null; tieBreak: string | null };
+
+/** One page of a tab's CSV lines after `after` (from the start without it), joined by the database. */
+export async function csvPage(
+  db: Database,
+  tab: AdminListTab,
+  view: AdminView,
+  after: PageEnd | undefined,
+): Promise<Page> {
+  const list = csvLists[tab];
+  const [time, tieBreak] = list.order;
+  const newestFirst = sql`${time} desc, ${tieBreak} desc`;
+  const cells = list.columns.map(([, cell]) => sql`coalesce(${cell}, '')`);
+  const fields: PageFields = {
+    line: sql<string>`${sql.join(cells, sql` || ';' || `)} || ${"\r\n"}`.as("line"),
+    n: sql<number>`row_number() over (order by ${newestFirst})`.as("n"),
+    time: sql<string>`${time}::text`.as("time"),
+    tieBreak: sql<string>`${tieBreak}::text`.as("tie_break"),
+  };
+  const afterEnd = after
+    ? sql`(${time}, ${tieBreak}) < (cast(${after.time} as ${sql.raw(time.getSQLType())}), cast(${after.tieBreak} as ${sql.raw(tieBreak.getSQLType())}))`
+    : undefined;
+  const page = list
+    .rows(db, fields, and(listFilters[tab](db, view), afterEnd))
+    .orderBy(desc(time), desc(tieBreak))
+    .limit(EXPORT_PAGE_ROWS)
+    .as("page");
+  const [result] = await db
+    .select({
+      lines: sql<string | null>`string_agg(${page.line}, '' order by ${page.n})`,
+      rows: sql<number>`count(*)::int`,
+      time: sql<string | null>`(array_agg(${page.time} order by ${page.n} desc))[1]`,
+      tieBreak: sql<string | null>`(array_agg(${page.tieBreak} order by ${page.n} desc))[1]`,
+    })
+    .from(page);
+  return result!;
+}
+
 /**
- * The CSV of the admin tab in `url`, with the search and filter on screen, streamed from a
- * server-side cursor: batches are fetched as the client reads, so a million rows never sit in
- * memory. The cursor lives in a read-only repeatable-read transaction, so the file is one
- * consistent snapshot. On the embedded database (one connection) other queries wait while a
- * download is being read; its lists are small enough for that to be a moment.
+ * The CSV of the admin tab in `url`, with the search and filter on screen, streamed page by page
+ * as the client reads, so a million rows never sit in memory. Every page is read in one
+ * read-only repeatable-read transaction, so the file is one consistent snapshot. On the embedded
+ * database (one connection) other queries wait while a download is being read; its lists are
+ * small enough for that to be a moment.
  */
 export async function adminExport(url: URL): Promise<Response> {
   const view = adminViewFrom(url);
-  if (view.tab === "dashboard") return new Response("Not Found", { status: 404 });
+  if (!isListTab(view.tab)) return new Response("Not Found", { status: 404 });
   const tab = view.tab;
   const db = getDb();
   const { total, capped } = await countList(db, { ...view, tab });
@@ -243,20 +271,10 @@ export async function adminExport(url: URL): Promise<Response> {
   });
   // Lets the download show a percentage; a capped search count would be a guess.
   if (!capped) headers.set("X-Total-Rows", String(total));
-  return new Response(
-    cursorStream(db, csvLists[tab].query(db, { ...view, tab }), {
-      first: csvHeader(tab),
-      lines: (rows) => csvLines(tab, rows),
-    }),
-    { headers },
-  );
+  return new Response(pagedStream(db, tab, { ...view, tab }), { headers });
 }
 
-function cursorStream(
-  db: Database,
-  query: SQLWrapper,
-  text: { first: string; lines(rows: RawRow[]): string },
-): ReadableStream<Uint8Array> {
+function pagedStream(db: Database, tab: AdminListTab, view: AdminView): ReadableStream<Uint8Array> {
   const encoder = new TextEncoder();
   let cancelled = false;
   let wake: (() => void) | undefined;
@@ -264,39 +282,18 @@ function cursorStream(
   return new ReadableStream<Uint8Array>(
     {
       start(controller) {
-        controller.enqueue(encoder.encode(text.first));
+        controller.enqueue(encoder.encode(csvHeader(tab)));
         db.transaction(
           async (tx) => {
-            // Plan for reading every row, not for the first ones (a cursor's default).
-            await tx.execute(sql`set local cursor_tuple_fraction = 1`);
-            await tx.execute(sql`declare admin_export no scroll cursor for ${query}`);
-            const fetchBatch = async () =>
-              (
-                (await tx.execute(
-                  sql.raw(`fetch ${CURSOR_BATCH} from admin_export`),
-                )) as unknown as {
-                  rows: RawRow[];
-                }
-              ).rows;
-            let next = fetchBatch();
+            let after: PageEnd | undefined;
             for (;;) {
-              const rows = await next;
-              const more = rows.length === CURSOR_BATCH;
-              // The database reads the next batch while this one is turned into text.
-              if (more) next = fetchBatch();
-              // Chunks of a few dozen kB: large strings skip the young generation and pile up
-              // until a full garbage collection (+180 MB at a million rows in one-batch chunks).
-              for (let start = 0; start < rows.length; start += ROWS_PER_CHUNK)
-                controller.enqueue(
-                  encoder.encode(text.lines(rows.slice(start, start + ROWS_PER_CHUNK))),
-                );
-              if (!more) return;
-              // Backpressure: no batch beyond the next until the client has read this one.
+              const page = await csvPage(tx, tab, view, after);
+              if (page.lines) controller.enqueue(encoder.encode(page.lines));
+              if (page.rows < EXPORT_PAGE_ROWS) return;
+              after = { time: page.time!, tieBreak: page.tieBreak! };
+              // Backpressure: no page beyond this one until the client has read it.
               while (!cancelled && (controller.desiredSize ?? 0) <= 0) await readerWants();
-              if (cancelled) {
-                await next;
-                return;
-              }
+              if (cancelled) return;
             }
           },
           { isolationLevel: "repeatable read", accessMode: "read only" },
