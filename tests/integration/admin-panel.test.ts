@@ -1,12 +1,19 @@
 import { and, eq, sql } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
-import { adminExport, sqlShortDateTime } from "~/features/admin/admin-csv.server";
+import {
+  adminExport,
+  EXPORT_PAGE_ROWS,
+  sqlCsvText,
+  sqlEuros,
+  sqlShortDateTime,
+} from "~/features/admin/admin-csv.server";
 import { adminAction } from "~/features/admin/admin-actions.server";
 import { adminPanel, SEARCH_COUNT_CAP } from "~/features/admin/admin-data.server";
 import { grantAdmin, revokeAdmin } from "~/features/admin/admin-roles.server";
 import type { Viewer } from "~/features/accounts/session.server";
 import { getConfig } from "~/platform/config.server";
 import { formatDate } from "~/ui/dates";
+import { formatPrice } from "~/features/catalogue/services";
 import {
   contactInquiries,
   paymentDayTotals,
@@ -456,6 +463,51 @@ describe("the CSV export", () => {
         .from(sql`(select 1) as one`);
       expect(row!.text, moment).toBe(formatDate(moment, "shortDateTime"));
     }
+  });
+
+  it("writes cells in the database: quoted when needed, never a formula, euros as the panel", async () => {
+    const cellOf = async (value: string) => {
+      const [row] = await database.db
+        .select({ cell: sqlCsvText(sql`${value}::text`) })
+        .from(sql`(select 1) as one`);
+      return row!.cell;
+    };
+    expect(await cellOf('=HYPERLINK("http://x")')).toBe(`"'=HYPERLINK(""http://x"")"`);
+    expect(await cellOf('Hola; "precio"\ny plazos')).toBe(`"Hola; ""precio""\ny plazos"`);
+    for (const start of ["=", "+", "-", "@"])
+      expect(await cellOf(`${start}1+1`)).toBe(`'${start}1+1`);
+    expect(await cellOf("\t=1")).toBe("'\t=1");
+    expect(await cellOf("\r=1")).toBe(`"'\r=1"`);
+    expect(await cellOf("ana=1")).toBe("ana=1");
+    expect(await cellOf("Ñandú, 'ok'")).toBe("Ñandú, 'ok'");
+
+    for (const cents of [0, 5, 90, 44_900, 999_999, 1_000_000, 123_456_789, -44_900, -1_000_050]) {
+      const [row] = await database.db
+        .select({ text: sqlEuros(sql`${cents}::bigint`) })
+        .from(sql`(select 1) as one`);
+      expect(row!.text, String(cents)).toBe(formatPrice(cents, { cents: "always" }));
+    }
+  });
+
+  it("pages by keyset without losing or repeating rows that share a timestamp", async () => {
+    const rows = EXPORT_PAGE_ROWS * 2 + 1;
+    await database.db.execute(sql`
+      with made as (
+        insert into ${purchases} (user_id, service_id, service_name, price, status, provider, created_at)
+        select null, 4, 'Ciberseguridad', 44900, 'completed', 'simulated', '2026-06-01 10:00:00.123456+00'
+        from generate_series(1, ${rows}) as n
+        returning id, created_at
+      )
+      insert into ${payments} (purchase_id, customer_email, service_name, amount, status, created_at)
+      select id, 'empate-' || row_number() over () || '@example.com', 'Ciberseguridad', 44900,
+        'completed', created_at from made`);
+    const response = await adminExport(new URL(`${site()}/admin/exportar?tab=pagos&q=empate-`));
+    const lines = (await response.text()).trimEnd().split("\r\n").slice(1);
+    expect(lines).toHaveLength(rows);
+    expect(new Set(lines.map((line) => line.split(";")[1])).size).toBe(rows);
+    expect(lines[0]).toBe(
+      "1/6/26, 12:00;" + lines[0]!.split(";")[1] + ";Ciberseguridad;449,00€;Completado",
+    );
   });
 
   it("streams exactly the filtered rows, with formulas neutralised", async () => {
