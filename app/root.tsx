@@ -16,6 +16,8 @@ import { SiteFooter } from "~/features/layout/site-footer";
 import { SiteHeader } from "~/features/layout/site-header";
 import { NotFoundMessage } from "~/features/layout/not-found-message";
 import { CookieBanner } from "~/features/privacy/cookie-banner";
+import { PageViewTracker } from "~/features/analytics/page-view-tracker";
+import { track } from "~/features/analytics/track";
 import { getSiteInfo } from "~/features/seo/site.server";
 import { useNonce } from "~/platform/security/nonce";
 import { ButtonLink } from "~/ui/button";
@@ -92,8 +94,14 @@ export default function App({ loaderData }: Route.ComponentProps) {
   const { toast } = loaderData;
   useEffect(() => {
     if (toast) void showToast(toast.kind, toast);
+    if (toast?.milestone === "signup") track("signup");
   }, [toast]);
-  return <Outlet />;
+  return (
+    <>
+      <PageViewTracker />
+      <Outlet />
+    </>
+  );
 }
 
 export function ErrorBoundary() {

@@ -37,6 +37,7 @@ export default [
   route("checkout", "routes/checkout.ts"),
   route("pago-simulado/:sessionId", "routes/pago-simulado.tsx"),
   route("api/altcha/challenge", "routes/api-altcha-challenge.ts"),
+  route("api/analitica", "routes/api-analitica.ts"),
   route("soporte/adjuntos/:attachmentId", "routes/soporte-adjunto.ts"),
   // Dev mailbox: the loaders answer 404 in production.
   route("dev/correo", "routes/dev-correo.tsx"),

@@ -5,6 +5,7 @@ import type { Route } from "./+types/admin";
 import { requireAdmin } from "~/features/accounts/session.server";
 import { adminAction } from "~/features/admin/admin-actions.server";
 import { adminPanel } from "~/features/admin/admin-data.server";
+import { AdminAnalyticsSection } from "~/features/admin/admin-analytics";
 import { AdminDashboard } from "~/features/admin/admin-dashboard";
 import { AdminErrorPage, AdminShell, adminShellHandle } from "~/features/admin/admin-shell";
 import { AdminListingTable } from "~/features/admin/admin-tables";
@@ -58,7 +59,7 @@ const panelHref = (view: AdminView, changes: Parameters<typeof adminQuery>[1] = 
   `/admin?${adminQuery(view, changes)}`;
 
 export default function AdminPanel({ loaderData, actionData }: Route.ComponentProps) {
-  const { admin, view, dashboard, listing, inquiry } = loaderData;
+  const { admin, view, dashboard, analytics, listing, inquiry } = loaderData;
   const section = adminTabs.find((tab) => tab.id === view.tab)!;
   // A refused change: a toast once the page runs JavaScript, the message in the page before.
   const refusal = actionData?.error;
@@ -84,6 +85,8 @@ export default function AdminPanel({ loaderData, actionData }: Route.ComponentPr
       ) : null}
       {dashboard ? (
         <AdminDashboard figures={dashboard} />
+      ) : analytics ? (
+        <AdminAnalyticsSection report={analytics} />
       ) : listing ? (
         <>
           <ListControls view={view} />

@@ -1,5 +1,7 @@
 import { CheckCircle2, Mail, PhoneCall } from "lucide-react";
+import { useEffect } from "react";
 import { Link, useSearchParams } from "react-router";
+import { track } from "~/features/analytics/track";
 import type { Route } from "./+types/pago-exitoso";
 import { pageMeta } from "~/features/seo/meta";
 import { ButtonLink } from "~/ui/button";
@@ -14,6 +16,7 @@ export const meta: Route.MetaFunction = ({ matches }) =>
 
 export default function PaymentSuccess() {
   const [params] = useSearchParams();
+  useEffect(() => track("payment"), []);
   // Rendered as text by React, so a crafted parameter can never become markup.
   const service = params.get("service")?.trim().slice(0, 120) || "servicio";
   return (

@@ -211,6 +211,13 @@ export const authorizationMatrix: MatrixRow[] = [
     get: everyone("ok"),
     post: everyone("noAction"),
   },
+  {
+    // The analytics beacon: POST only (GET is 405), and a form is not a beacon.
+    route: "api/analitica",
+    url: () => "/api/analitica",
+    get: everyone("noAction"),
+    post: everyone("refused"),
+  },
   // The dev mailbox answers any browser on this machine in local mode (never in production).
   publicPage("dev/correo"),
   {

@@ -38,6 +38,7 @@ const view = (
   page: 1,
   pageSize: 25,
   inquiryId: null,
+  days: 30,
 });
 
 describe("the admin lists", () => {

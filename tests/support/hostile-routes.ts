@@ -61,6 +61,8 @@ export const hostileRoutes: readonly HostileRoute[] = [
   { name: "admin (panel actions)", module: "routes/admin.tsx", role: "admin", kind: "action", fields: ["intent", "inquiryId", "userId"] },
   { name: "admin/exportar", module: "routes/admin-exportar.ts", role: "admin", kind: "loader", fields: ["tab", "q", "estado", "orden"] },
   { name: "api/altcha/challenge", module: "routes/api-altcha-challenge.ts", role: "anonymous", kind: "loader", env: { HUMAN_CHECK: "altcha" } },
+  { name: "api/analitica", module: "routes/api-analitica.ts", role: "anonymous", kind: "action", fields: ["kind", "path", "referrer", "visit"] },
+  { name: "api/analitica (GET)", module: "routes/api-analitica.ts", role: "anonymous", kind: "loader" },
   { name: "sitemap.xml", module: "routes/sitemap[.]xml.ts", role: "anonymous", kind: "loader" },
   { name: "robots.txt", module: "routes/robots[.]txt.ts", role: "anonymous", kind: "loader" },
 ];

@@ -102,7 +102,11 @@ export async function signUp({ request, clientAddress }: ActionInput) {
   }
   const headers = new Headers({ "Set-Cookie": await pendingVerificationCookie().serialize(email) });
   headers.append("Set-Cookie", await rememberReturnPath(request));
-  return redirectWithMessage(VERIFY_CALLBACK, "signUpSucceeded", headers);
+  return redirectWithToast(
+    VERIFY_CALLBACK,
+    { kind: "success", ...accountMessages.signUpSucceeded, milestone: "signup" },
+    { headers },
+  );
 }
 
 type SignInOutcome =

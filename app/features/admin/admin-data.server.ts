@@ -1,9 +1,11 @@
+import { analyticsReport } from "~/features/analytics/analytics.server";
 import {
   and,
   asc,
   count,
   desc,
   eq,
+  gte,
   exists,
   ilike,
   inArray,
@@ -487,6 +489,27 @@ async function dailyRevenue(db: Database): Promise<DailyRevenue[]> {
     .orderBy(sql`days.day`);
 }
 
+/**
+ * The Analítica section: the visits of the last `days` days next to the completed revenue and
+ * orders of the same days.
+ */
+async function analyticsWithRevenue(db: Database, days: number) {
+  const firstDay = sql.raw(`(now() at time zone '${SITE_TIME_ZONE}')::date - ${days - 1}`);
+  const [report, [revenue]] = await Promise.all([
+    analyticsReport(days, db),
+    db
+      .select({
+        cents: sql<number>`coalesce(sum(${paymentDayTotals.amount}), 0)`.mapWith(Number),
+        orders: sql<number>`coalesce(sum(${paymentDayTotals.payments}), 0)`.mapWith(Number),
+      })
+      .from(paymentDayTotals)
+      .where(and(eq(paymentDayTotals.status, "completed"), gte(paymentDayTotals.day, firstDay))),
+  ]);
+  return { ...report, revenueCents: revenue?.cents ?? 0, orders: revenue?.orders ?? 0 };
+}
+
+export type AdminAnalytics = Awaited<ReturnType<typeof analyticsWithRevenue>>;
+
 export type AdminInquiry = typeof contactInquiries.$inferSelect;
 
 async function inquiryById(db: Database, id: string): Promise<AdminInquiry | null> {
@@ -502,12 +525,32 @@ export async function adminPanel(url: URL) {
   const view = adminViewFrom(url);
   const db = getDb();
   if (view.tab === "dashboard")
-    return { view, dashboard: await dashboardFigures(db), listing: null, inquiry: null };
+    return {
+      view,
+      dashboard: await dashboardFigures(db),
+      analytics: null,
+      listing: null,
+      inquiry: null,
+    };
+  if (view.tab === "analitica")
+    return {
+      view,
+      dashboard: null,
+      analytics: await analyticsWithRevenue(db, view.days),
+      listing: null,
+      inquiry: null,
+    };
   const [listing, inquiry] = await Promise.all([
     listTab(db, { ...view, tab: view.tab }),
     view.inquiryId ? inquiryById(db, view.inquiryId) : null,
   ]);
-  return { view: { ...view, page: listing.page.number }, dashboard: null, listing, inquiry };
+  return {
+    view: { ...view, page: listing.page.number },
+    dashboard: null,
+    analytics: null,
+    listing,
+    inquiry,
+  };
 }
 
 /** How many rows the list of `view` has: exact, or capped when searching. */

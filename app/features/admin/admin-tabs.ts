@@ -12,11 +12,20 @@ export const adminTabs = [
   { id: "tickets", label: "Tickets" },
   { id: "usuarios", label: "Usuarios" },
   { id: "clientes", label: "Clientes" },
+  { id: "analitica", label: "Analítica" },
 ] as const;
 
 export type AdminTab = (typeof adminTabs)[number]["id"];
 /** The tabs that list rows, each with a search and a CSV export. */
-export type AdminListTab = Exclude<AdminTab, "dashboard">;
+export type AdminListTab = Exclude<AdminTab, "dashboard" | "analitica">;
+
+export function isListTab(tab: AdminTab): tab is AdminListTab {
+  return tab !== "dashboard" && tab !== "analitica";
+}
+
+/** The periods the Analítica section shows, in days; the first is the default. */
+export const analyticsPeriods = [30, 90] as const;
+export type AnalyticsPeriod = (typeof analyticsPeriods)[number];
 
 /** The spec's payment filter (all, completed, pending, failed), plus refunded payments. */
 export const paymentFilters = [
@@ -89,6 +98,8 @@ export type AdminView = {
   page: number;
   pageSize: PageSize;
   inquiryId: string | null;
+  /** Analítica: the last 30 or 90 days. */
+  days: AnalyticsPeriod;
 };
 
 const SEARCH_MAX = 100;
@@ -119,6 +130,7 @@ export function adminViewFrom(url: URL): AdminView {
     page: pageFrom(url.searchParams.get("pagina")),
     pageSize: pageSizeFrom(url.searchParams.get("por")),
     inquiryId: id === "consultas" ? uuidOrNull(url.searchParams.get("consulta")) : null,
+    days: analyticsPeriods.find((days) => String(days) === url.searchParams.get("dias")) ?? 30,
   };
 }
 
@@ -140,6 +152,8 @@ export function adminQuery(
   if (next.status !== "all") query.set("estado", next.status);
   if (next.tab === "tickets" && next.order !== ticketOrders[0].value)
     query.set("orden", next.order);
+  if (next.tab === "analitica" && next.days !== analyticsPeriods[0])
+    query.set("dias", String(next.days));
   if (changes.paging !== false) {
     if (next.page > 1) query.set("pagina", String(next.page));
     if (next.pageSize !== pageSizes[0]) query.set("por", String(next.pageSize));

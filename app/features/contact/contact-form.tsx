@@ -1,5 +1,6 @@
 import { Info, Loader2 } from "lucide-react";
 import { useEffect, useState } from "react";
+import { track } from "~/features/analytics/track";
 import { useFetcher } from "react-router";
 import {
   contactServiceCodes,
@@ -91,6 +92,7 @@ export function ContactForm({
   // After a success the form starts over.
   const startOver = (reply: FormReply, form: HTMLFormElement) => {
     if (reply.tone !== "success") return;
+    track("enquiry");
     form.reset();
     setService("");
     setMessage("");

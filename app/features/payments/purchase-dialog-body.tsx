@@ -2,6 +2,7 @@ import { CreditCard, Loader2, Lock, MailWarning, MessageCircle, X } from "lucide
 import { useEffect, useId, useRef, useState } from "react";
 import { Link, useFetcher, useNavigate } from "react-router";
 import { usePageViewer } from "~/features/accounts/page-viewer";
+import { track } from "~/features/analytics/track";
 import { withReturnPath } from "~/features/accounts/return-path";
 import { formatPrice, type Service } from "~/features/catalogue/services";
 import { splitVat, VAT_INCLUDED, VAT_RATE_PERCENT } from "~/features/catalogue/vat";
@@ -36,6 +37,7 @@ export default function PurchaseDialog({
     element?.showModal();
     return () => element?.close();
   }, []);
+  useEffect(() => track("purchase_dialog"), []);
   return (
     <dialog
       ref={dialog}

@@ -3,6 +3,7 @@ import { useEffect, useId, useRef, useState, useSyncExternalStore } from "react"
 import { Link } from "react-router";
 import { Button } from "~/ui/button";
 import {
+  forgetAnalyticsCookie,
   BANNER_DELAY_MS,
   OPEN_SETTINGS_EVENT,
   readStoredConsent,
@@ -85,6 +86,7 @@ export function CookieBanner() {
 
   const choose = (choice: ConsentChoice, withAnalytics: boolean) => {
     storeConsent(window.localStorage, choice, withAnalytics);
+    if (!withAnalytics) forgetAnalyticsCookie(document);
     close();
   };
 

@@ -18,6 +18,18 @@ export const CONSENT_LIFETIME_MONTHS = 24;
 /** Any part of the page may ask the banner to reopen its settings (the footer's link does). */
 export const OPEN_SETTINGS_EVENT = "cookie-settings:open";
 
+/**
+ * The only cookie analytics consent allows (issue #17): first-party, it links the pages of one
+ * visit and tells a returning visitor from a new one. Its lifetime is the cookie policy's.
+ */
+export const ANALYTICS_COOKIE = "analitica_visita";
+export const ANALYTICS_COOKIE_MONTHS = 13;
+
+/** Deletes the analytics cookie: withdrawing consent takes effect at once. */
+export function forgetAnalyticsCookie(doc: Document) {
+  doc.cookie = `${ANALYTICS_COOKIE}=; Max-Age=0; Path=/; SameSite=Lax`;
+}
+
 export type ConsentChoice = "accepted" | "rejected" | "custom";
 export type CookiePreferences = { essential: true; analytics: boolean };
 export type ConsentRecord = {

@@ -557,3 +557,65 @@ export const invoiceCounters = pgTable(
   },
   (table) => [primaryKey({ columns: [table.series, table.year] })],
 );
+
+/**
+ * Issue #17: one row per page view or step of a visit, kept 30 days. Never an address or a user
+ * agent: `visitorHash` is salted with a secret replaced every day and never stored, so it counts
+ * a day's unique visitors and links nothing across days. `visitId` and `returning` only with the
+ * visitor's analytics consent (and no Do Not Track / Global Privacy Control).
+ */
+export const analyticsEvents = pgTable(
+  "analytics_events",
+  {
+    id: bigint("id", { mode: "number" }).primaryKey().generatedAlwaysAsIdentity(),
+    createdAt: createdAt(),
+    /** The Madrid calendar day of the event. */
+    day: date("day", { mode: "string" }).notNull(),
+    kind: text("kind").notNull(),
+    path: text("path").notNull(),
+    referrerHost: text("referrer_host"),
+    device: text("device").notNull(),
+    visitorHash: text("visitor_hash").notNull(),
+    visitId: text("visit_id"),
+    returning: boolean("returning_visitor"),
+  },
+  (table) => [index("analytics_events_day_idx").on(table.day, table.kind)],
+);
+
+/** A closed day's totals, rolled up from `analytics_events`; kept for good. */
+export const analyticsDays = pgTable("analytics_days", {
+  day: date("day", { mode: "string" }).primaryKey(),
+  views: integer("views").notNull(),
+  visitors: integer("visitors").notNull(),
+  mobileViews: integer("mobile_views").notNull(),
+  visits: integer("visits").notNull(),
+  returningVisits: integer("returning_visits").notNull(),
+  serviceVisits: integer("service_visits").notNull(),
+  dialogVisits: integer("dialog_visits").notNull(),
+  convertedVisits: integer("converted_visits").notNull(),
+  enquiries: integer("enquiries").notNull(),
+  signups: integer("signups").notNull(),
+  payments: integer("payments").notNull(),
+});
+
+/** A closed day's views per page. */
+export const analyticsDayPages = pgTable(
+  "analytics_day_pages",
+  {
+    day: date("day", { mode: "string" }).notNull(),
+    path: text("path").notNull(),
+    views: integer("views").notNull(),
+  },
+  (table) => [primaryKey({ columns: [table.day, table.path] })],
+);
+
+/** A closed day's views per referring site. */
+export const analyticsDayReferrers = pgTable(
+  "analytics_day_referrers",
+  {
+    day: date("day", { mode: "string" }).notNull(),
+    host: text("host").notNull(),
+    views: integer("views").notNull(),
+  },
+  (table) => [primaryKey({ columns: [table.day, table.host] })],
+);

@@ -3,5 +3,8 @@ export type ToastText = { title: string; description?: string };
 
 export type ToastKind = "success" | "error" | "info";
 
-/** A message with its tone, as shown by the toaster and carried across a redirect. */
-export type Toast = ToastText & { kind: ToastKind };
+/**
+ * A message with its tone, as shown by the toaster and carried across a redirect. `milestone`
+ * names what the visitor just achieved (a sign-up), for the page to report to analytics.
+ */
+export type Toast = ToastText & { kind: ToastKind; milestone?: string };
