@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from "node:crypto";
-import { and, eq, gte, isNotNull, lt, sql, type SQL, type SQLWrapper } from "drizzle-orm";
+import { and, eq, gte, inArray, isNotNull, lt, sql, type SQL, type SQLWrapper } from "drizzle-orm";
 import type { AnyPgColumn } from "drizzle-orm/pg-core";
 import { z } from "zod";
 import { servicesWithPages } from "~/features/catalogue/services";
@@ -206,17 +206,29 @@ function referrerViews(db: Database, where: SQL | undefined) {
  * second run's inserts conflict and do nothing).
  */
 export async function rollUpAnalytics(db: Database = getDb()) {
+  // The closed days that have raw events and no totals: one index probe per day, not a scan of
+  // the raw events (a report runs this first, and 30 days can hold millions of rows).
+  const found = (await db.execute(sql`
+    select to_char(candidate, 'YYYY-MM-DD') as day
+    from generate_series(
+      (select min(${analyticsEvents.day}) from ${analyticsEvents}), ${today} - 1, interval '1 day'
+    ) as candidate
+    where not exists (select 1 from ${analyticsDays} where ${analyticsDays.day} = candidate::date)
+      and exists (select 1 from ${analyticsEvents} where ${analyticsEvents.day} = candidate::date)`)) as unknown as {
+    rows: { day: string }[];
+  };
+  const days = found.rows.map((row) => row.day);
+  const expired = lt(analyticsEvents.day, sql`${today} - ${RAW_EVENT_DAYS}::int`);
+  if (days.length === 0) {
+    await db.delete(analyticsEvents).where(expired);
+    return;
+  }
   await db.transaction(async (tx) => {
-    const open = and(
-      lt(analyticsEvents.day, today),
-      sql`not exists (select 1 from ${analyticsDays} where ${analyticsDays.day} = ${analyticsEvents.day})`,
-    );
+    const open = inArray(analyticsEvents.day, days);
     await tx.insert(analyticsDayPages).select(pageViews(tx, open)).onConflictDoNothing();
     await tx.insert(analyticsDayReferrers).select(referrerViews(tx, open)).onConflictDoNothing();
     await tx.insert(analyticsDays).select(dayTotals(tx, open)).onConflictDoNothing();
-    await tx
-      .delete(analyticsEvents)
-      .where(lt(analyticsEvents.day, sql`${today} - ${RAW_EVENT_DAYS}::int`));
+    await tx.delete(analyticsEvents).where(expired);
   });
 }
 

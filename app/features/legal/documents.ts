@@ -281,7 +281,11 @@ export function privacyDocument(company: CompanyDetails): LegalDocument {
                 "Consentimiento (art. 6.1.a RGPD) y, cuando la consulta se refiere a la contratación de un servicio, aplicación de medidas precontractuales (art. 6.1.b RGPD).",
               ],
               [
-                "Obtener estadísticas de uso del sitio mediante cookies de analítica.",
+                "Contar las visitas de forma agregada: páginas vistas por día, sitio de procedencia, tipo de dispositivo y una estimación de los visitantes únicos de cada día, sin cookies y sin guardar nada en su dispositivo. Su dirección IP y los datos de su navegador solo se usan en el momento para calcular una huella cifrada con una clave que cambia cada día y no se guarda, y no se almacenan.",
+                "Interés legítimo (art. 6.1.f RGPD) en conocer el uso del sitio, con datos que no permiten identificarle.",
+              ],
+              [
+                "Saber, con una cookie propia, si vuelve al sitio y qué recorrido sigue una visita hasta una consulta, un registro o una compra.",
                 "Consentimiento (art. 6.1.a RGPD).",
               ],
               [
@@ -311,7 +315,7 @@ export function privacyDocument(company: CompanyDetails): LegalDocument {
             kind: "list",
             items: [
               "Stripe, para el procesamiento seguro de los pagos con tarjeta.",
-              "Nuestro proveedor de alojamiento, en cuyos servidores situados en la Unión Europea se aloja el sitio y que presta también el servicio de analítica web cuando usted lo consiente.",
+              "Nuestro proveedor de alojamiento, en cuyos servidores situados en la Unión Europea se aloja el sitio. La analítica es propia: sus datos se quedan en nuestra base de datos y no se comparten con ningún servicio de analítica de terceros.",
               "Nuestro proveedor de envío de correo electrónico, para los mensajes de verificación, confirmación y servicio.",
             ],
           },
@@ -335,6 +339,7 @@ export function privacyDocument(company: CompanyDetails): LegalDocument {
               "Las consultas recibidas a través del formulario de contacto se conservan durante 12 meses.",
               "Los datos de su cuenta, perfil y tickets de soporte se conservan mientras la cuenta exista.",
               "Los registros técnicos se conservan durante el tiempo imprescindible para garantizar la seguridad del sitio.",
+              "Los registros de analítica se conservan 30 días; después solo se guardan los totales de cada día, que no identifican a nadie.",
             ],
           },
           {
@@ -461,10 +466,10 @@ export function cookiesDocument(company: CompanyDetails): LegalDocument {
                 "Se elimina en cuanto se lee",
               ],
               [
-                "Cookies de analítica web",
+                "analitica_visita",
                 "Analítica (solo con su consentimiento)",
-                "Permiten obtener estadísticas de uso del sitio. Las proporciona un servicio de analítica web de nuestro proveedor de alojamiento.",
-                "Hasta 2 años",
+                "Cookie propia. Guarda un identificador aleatorio de su visita y la hora de su última página, para unir las páginas de una misma visita y saber si ha vuelto. No contiene datos personales y no se comparte con nadie.",
+                "13 meses desde su última visita",
               ],
             ],
           },
@@ -482,7 +487,7 @@ export function cookiesDocument(company: CompanyDetails): LegalDocument {
             items: [
               "Las cookies esenciales pueden ser de sesión o persistentes, con una duración máxima de 1 año.",
               "Las cookies de autenticación duran hasta 7 días.",
-              "Las cookies de analítica duran hasta 2 años y las proporciona un servicio de analítica web de nuestro proveedor de alojamiento.",
+              "La cookie de analítica (analitica_visita) dura 13 meses desde su última visita y se borra en cuanto retira su consentimiento.",
             ],
           },
         ],
@@ -508,6 +513,14 @@ export function cookiesDocument(company: CompanyDetails): LegalDocument {
           },
           {
             kind: "paragraph",
+            text: "Sin su consentimiento solo contamos las visitas de forma agregada, sin cookies y sin leer ni guardar nada en su dispositivo: las páginas vistas cada día, el sitio desde el que llegó, el tipo de dispositivo (móvil, tableta u ordenador) y una estimación de los visitantes únicos de cada día, calculada con una huella cifrada cuya clave cambia cada día y no se guarda, de modo que no podemos reconocerle de un día para otro. Su dirección IP y los datos de su navegador no se almacenan. Los registros se conservan 30 días y después solo quedan los totales diarios.",
+          },
+          {
+            kind: "paragraph",
+            text: "Si acepta la analítica, la cookie analitica_visita nos permite además unir las páginas de una misma visita y saber si ha vuelto, para medir cuántas visitas terminan en una consulta, un registro o una compra. Si su navegador envía la señal «Do Not Track» o «Global Privacy Control», solo le contamos en los totales agregados, aunque haya aceptado la analítica.",
+          },
+          {
+            kind: "paragraph",
             text: "Guardamos su elección junto con la fecha en que la hizo y la versión de esta política vigente en ese momento. Su elección es válida durante 24 meses: pasado ese plazo, o si modificamos esta política, el banner volverá a aparecer para que elija de nuevo.",
           },
         ],
@@ -521,7 +534,7 @@ export function cookiesDocument(company: CompanyDetails): LegalDocument {
           },
           {
             kind: "paragraph",
-            text: "Si retira su consentimiento, dejaremos de utilizar las cookies de analítica desde ese mismo momento. También puede borrar los datos de este sitio en su navegador (cookies y almacenamiento local): en su próxima visita el banner volverá a aparecer, aunque borrar los datos del sitio también cerrará su sesión en el área de cliente.",
+            text: "Si retira su consentimiento, borramos la cookie de analítica en ese mismo momento y dejamos de relacionar sus páginas entre sí. También puede borrar los datos de este sitio en su navegador (cookies y almacenamiento local): en su próxima visita el banner volverá a aparecer, aunque borrar los datos del sitio también cerrará su sesión en el área de cliente.",
           },
         ],
       },

@@ -178,7 +178,8 @@ export function CookieBanner() {
                     Analítica
                   </p>
                   <p className="text-[13px] text-slate-600 sm:text-sm">
-                    Nos ayudan a entender cómo se usa el sitio, de forma agregada.
+                    Una cookie propia que une las páginas de tu visita y nos dice si vuelves. Sin
+                    terceros.
                   </p>
                 </div>
                 <Switch
