@@ -28,7 +28,7 @@ const clientChunkGroups: ChunkGroup[] = [
     name: "site",
     // The forms after a sale (staff payment page, withdrawal) are shared by two signed-in pages
     // only: kept out, or every public page would download them.
-    test: /[\\/](?:app[\\/](?:ui|features[\\/](?:layout|catalogue|seo|payments(?![\\/]after-sale-rules)|privacy|legal))|node_modules[\\/]lucide-react)[\\/]/,
+    test: /[\\/](?:app[\\/](?:ui|features[\\/](?:layout|catalogue|seo|payments(?![\\/]after-sale-rules)|privacy|legal|analytics))|node_modules[\\/]lucide-react)[\\/]/,
     minShareCount: 2,
     priority: 2,
   },

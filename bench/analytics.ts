@@ -18,6 +18,7 @@ import { startServer } from "./bench-server";
 const PAGE_VIEWS = 5_000_000;
 const DAYS = 90;
 const SAMPLES = 50;
+const CONNECTIONS = 32;
 const url = new URL(
   process.env.BENCH_ANALYTICS_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/bench_analytics",
 );
@@ -53,10 +54,11 @@ async function main() {
     "/cookies",
   ];
   const kinds = ["purchase_dialog", "enquiry", "signup", "payment"];
-  // Every 7th view belongs to a consented visit (4 views each); every 50th is a funnel step.
+  // Oldest day first, as a log fills: a day's events sit together on disk. Every 7th view
+  // belongs to a consented visit (4 views each); every 50th is a funnel step.
   await db.execute(sql`
     insert into analytics_events (day, kind, path, referrer_host, device, visitor_hash, visit_id, returning_visitor)
-    select (now() at time zone 'Europe/Madrid')::date - (n % ${DAYS})::int,
+    select (now() at time zone 'Europe/Madrid')::date - (${DAYS - 1} - (n - 1) / ${Math.ceil(PAGE_VIEWS / DAYS)})::int,
       case when n % 50 = 0 then (${sql.raw(`array['${kinds.join("','")}']`)})[1 + (n / 50) % 4] else 'view' end,
       (${sql.raw(`array['${paths.join("','")}']`)})[1 + n % ${paths.length}],
       case when n % 5 = 0 then (array['google.es','bing.com','linkedin.com','facebook.com'])[1 + n % 4] end,
@@ -107,7 +109,7 @@ async function main() {
   const result = await autocannon({
     url: `${server.url}/api/analitica`,
     method: "POST",
-    connections: 32,
+    connections: CONNECTIONS,
     duration: 10,
     headers: {
       "content-type": "text/plain",
@@ -132,7 +134,7 @@ async function main() {
   await server.stop();
   const written = (await countEvents()) - before;
   log(
-    `beacon: ${Math.round(result.requests.average)} req/s average, p50 ${result.latency.p50} ms, p99 ${result.latency.p99} ms; 2xx ${result["2xx"]}, non-2xx ${result.non2xx}, errors ${result.errors}; rows written ${written}${written === result["2xx"] ? " (every 204 counted)" : " (MISMATCH)"}`,
+    `beacon: ${Math.round(result.requests.average)} req/s average, p50 ${result.latency.p50} ms, p99 ${result.latency.p99} ms; 2xx ${result["2xx"]}, non-2xx ${result.non2xx}, errors ${result.errors}; rows written ${written}${written >= result["2xx"] && written - result["2xx"] <= CONNECTIONS ? " (every 204 counted; requests still in flight when the run stopped are written but not tallied)" : " (MISMATCH)"}`,
   );
   await handle.close();
 }

@@ -137,7 +137,11 @@ const legalPages = [
     title: "Política de Privacidad",
     facts: ["6 años", "Agencia Española de Protección de Datos"],
   },
-  { path: "/cookies", title: "Política de Cookies", facts: ["2 años", "7 días", "1 año"] },
+  {
+    path: "/cookies",
+    title: "Política de Cookies",
+    facts: ["13 meses", "7 días", "1 año", "30 días"],
+  },
   {
     path: "/aviso-legal",
     title: "Aviso Legal",

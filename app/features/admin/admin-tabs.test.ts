@@ -13,12 +13,21 @@ describe("the admin view in the address", () => {
       page: 1,
       pageSize: 25,
       inquiryId: null,
+      days: 30,
     });
     expect(view("?tab=pagos&estado=refunded&q=%20ana%20").tab).toBe("pagos");
     expect(view("?tab=pagos&estado=refunded&q=%20ana%20")).toMatchObject({
       search: "ana",
       status: "refunded",
     });
+  });
+
+  it("opens Analítica on 30 days, or 90 when asked, and keeps 90 in its links", () => {
+    expect(view("?tab=analitica")).toMatchObject({ tab: "analitica", days: 30 });
+    expect(view("?tab=analitica&dias=90").days).toBe(90);
+    expect(view("?tab=analitica&dias=7").days).toBe(30);
+    expect(adminQuery(view("?tab=analitica&dias=90"))).toBe("tab=analitica&dias=90");
+    expect(adminQuery(view("?tab=analitica"))).toBe("tab=analitica");
   });
 
   it("takes each tab's own status filter, and the tickets' order", () => {
