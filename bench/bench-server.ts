@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from "node:child_process";
-import { mkdtempSync } from "node:fs";
+import { mkdtempSync, readFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -22,12 +22,20 @@ export type RunningServer = {
   stop(): Promise<void>;
 };
 
+/** The arguments of `npm start` after `node` (its heap limit included): the server as deployed. */
+function startArguments(): string[] {
+  const { scripts } = JSON.parse(readFileSync("package.json", "utf8")) as {
+    scripts: { start: string };
+  };
+  return scripts.start.split(" ").slice(1);
+}
+
 /** Starts the production build on a free port with a fresh data directory; times /readyz. */
 export async function startServer(env: Record<string, string> = {}): Promise<RunningServer> {
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
   const started = performance.now();
-  const child = spawn(process.execPath, ["build/server/index.js"], {
+  const child = spawn(process.execPath, startArguments(), {
     env: {
       ...process.env,
       PORT: String(port),

@@ -177,7 +177,17 @@ describe("Dockerfile", () => {
     expect(runtime.lines.join("\n")).toMatch(/PORT=3000/);
     const healthcheck = runtime.lines.find((line) => line.startsWith("HEALTHCHECK"));
     expect(healthcheck).toMatch(/\/readyz/);
-    expect(runtime.lines.at(-1)).toBe('CMD ["node", "build/server/index.js"]');
+    // The image starts the server exactly as `npm start` does (its heap limit included).
+    const start = (
+      JSON.parse(readFileSync("package.json", "utf8")) as { scripts: { start: string } }
+    ).scripts.start;
+    expect(start).toMatch(/^node --max-old-space-size=\d+ build\/server\/index\.js$/);
+    expect(runtime.lines.at(-1)).toBe(
+      `CMD [${start
+        .split(" ")
+        .map((part) => `"${part}"`)
+        .join(", ")}]`,
+    );
   });
 });
 
