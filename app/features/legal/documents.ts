@@ -249,6 +249,7 @@ export function privacyDocument(company: CompanyDetails): LegalDocument {
               "Compras: servicio contratado, importe, fecha y estado del pago, junto con las referencias de la operación facilitadas por Stripe. No recibimos ni almacenamos los datos de su tarjeta.",
               "Tickets de soporte: el contenido de sus consultas y de nuestras respuestas.",
               "Registros técnicos: dirección IP, fecha y hora de acceso, navegador y páginas solicitadas, necesarios para el funcionamiento y la seguridad del sitio.",
+              "Analítica: la página visitada, el sitio desde el que llegó y el tipo de dispositivo, con una huella cifrada de un solo día (sin su dirección IP ni los datos de su navegador); y, solo si acepta la analítica, un identificador aleatorio de su visita.",
             ],
           },
           {
