@@ -50,6 +50,19 @@ test("the banner waits one second before appearing", async ({ page }) => {
   await expect(banner(page)).toBeVisible();
 });
 
+test("staff pages do not ask (they set no cookie that needs consent); the public site still does", async ({
+  page,
+}) => {
+  await stopTime(page);
+  await openPage(page, "/login");
+  await page.clock.runFor(5_000);
+  await expect(page.getByRole("button", { name: "Iniciar Sesión" })).toBeVisible();
+  await expect(banner(page)).toHaveCount(0);
+  await openPage(page, "/");
+  await page.clock.runFor(1_000);
+  await expect(banner(page)).toBeVisible();
+});
+
 test("'Aceptar Todas' stores accepted with analytics, and the banner stays hidden after reload", async ({
   page,
 }) => {

@@ -1,6 +1,6 @@
 import { Cookie, X } from "lucide-react";
 import { useEffect, useId, useRef, useState, useSyncExternalStore } from "react";
-import { Link } from "react-router";
+import { Link, useLocation } from "react-router";
 import { Button } from "~/ui/button";
 import {
   forgetAnalyticsCookie,
@@ -27,10 +27,17 @@ const SKIP_LINK_SELECTOR = "a[href='#contenido']";
  * so the first Tab reaches it while it is open. 'Configurar cookies' in the footer reopens its
  * settings at any time. Without JavaScript it never shows (nothing to consent to).
  */
+/**
+ * The staff's sign-in and panel set no cookie that needs consent, and the banner would cover
+ * their forms: staff choose on the public site like anyone else.
+ */
+const STAFF_PAGES = /^\/(admin|login)(\/|$)/;
+
 export function CookieBanner() {
   const [view, setView] = useState<View>("waiting");
   const [analytics, setAnalytics] = useState(false);
   const titleId = useId();
+  const staffPage = STAFF_PAGES.test(useLocation().pathname);
   const panelRef = useRef<HTMLDivElement>(null);
   // The control that had focus before the banner took it, to give it back on close.
   const returnFocusTo = useRef<HTMLElement | null>(null);
@@ -64,7 +71,7 @@ export function CookieBanner() {
     if (view === "settings") panelRef.current?.querySelector<HTMLElement>("[role=switch]")?.focus();
   }, [view]);
 
-  if (view === "hidden" || (choiceStored && view === "waiting")) return null;
+  if (staffPage || view === "hidden" || (choiceStored && view === "waiting")) return null;
   const waiting = view === "waiting";
 
   const close = () => {
