@@ -13,6 +13,12 @@ import {
 
 type Visit = { id: string; returning: boolean };
 
+/** 32 hex digits; getRandomValues, unlike randomUUID, works outside secure contexts too. */
+const randomVisitId = () =>
+  Array.from(crypto.getRandomValues(new Uint8Array(16)), (byte) =>
+    byte.toString(16).padStart(2, "0"),
+  ).join("");
+
 /** The visit this view belongs to, from the analytics cookie, renewed on every view. */
 function currentVisit(now: number): Visit {
   const stored = document.cookie.match(
@@ -20,7 +26,7 @@ function currentVisit(now: number): Visit {
   );
   const idle = stored ? now - Number(stored[2]) > VISIT_IDLE_SECONDS : true;
   const visit = {
-    id: stored && !idle ? stored[1]! : crypto.randomUUID().replaceAll("-", ""),
+    id: stored && !idle ? stored[1]! : randomVisitId(),
     // A visitor whose cookie outlived an earlier visit is returning.
     returning: stored ? idle || stored[3] === "1" : false,
   };
