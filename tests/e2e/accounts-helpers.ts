@@ -1,5 +1,5 @@
-import { expect, type Page } from "@playwright/test";
-import { openPage } from "./fixtures";
+import { expect, type Browser, type Page } from "@playwright/test";
+import { openPage, rememberCookieChoice } from "./fixtures";
 import { linksOfLatestMail } from "./mailbox";
 
 export const toast = (page: Page, title: string) =>
@@ -37,4 +37,21 @@ export async function createVerifiedCustomer(page: Page, password = "contraseña
   await verifyThroughMail(page, email);
   await expect(page.getByRole("heading", { name: "¡Email verificado!" })).toBeVisible();
   return { email, password };
+}
+
+/**
+ * A browser of its own for the administrator of the test server (playwright.config.ts), signed
+ * in at /login; its cookie choice stored, as the `page` fixture does.
+ */
+export async function signedInAdminPage(browser: Browser) {
+  const context = await browser.newContext();
+  await rememberCookieChoice(context, "rejected");
+  const page = await context.newPage();
+  await openPage(page, "/login");
+  await page.getByLabel("Email").fill("admin@verticedigital.es");
+  await page.getByLabel("Contraseña").fill("admin-password-e2e");
+  await page.getByRole("button", { name: "Iniciar Sesión" }).click();
+  await expect(page).toHaveURL(/\/admin$/);
+  await expect(page.locator("html[data-hydrated]")).toBeAttached();
+  return page;
 }

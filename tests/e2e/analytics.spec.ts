@@ -1,7 +1,8 @@
-import type { Browser, Page, Request } from "@playwright/test";
+import type { Page, Request } from "@playwright/test";
 import { ANALYTICS_COOKIE } from "../../app/features/privacy/cookie-consent";
+import { signedInAdminPage } from "./accounts-helpers";
 import { contactForm } from "./contact-helpers";
-import { expect, openPage, rememberCookieChoice, test } from "./fixtures";
+import { expect, openPage, test } from "./fixtures";
 
 /**
  * Issue #17 as the owners and a visitor see it: views counted without consent and without a
@@ -12,18 +13,6 @@ import { expect, openPage, rememberCookieChoice, test } from "./fixtures";
 test.describe.configure({ mode: "serial" });
 
 const isBeacon = (request: Request) => new URL(request.url()).pathname === "/api/analitica";
-
-async function adminPage(browser: Browser) {
-  const context = await browser.newContext();
-  await rememberCookieChoice(context, "rejected");
-  const page = await context.newPage();
-  await openPage(page, "/login");
-  await page.getByLabel("Email").fill("admin@verticedigital.es");
-  await page.getByLabel("Contraseña").fill("admin-password-e2e");
-  await page.getByRole("button", { name: "Iniciar Sesión" }).click();
-  await expect(page).toHaveURL(/\/admin$/);
-  return page;
-}
 
 /** The dashboard's figures as numbers, read as a person reads them. */
 async function analyticsFigures(admin: Page) {
@@ -62,7 +51,7 @@ test.describe("before any cookie choice", () => {
     page,
     browser,
   }) => {
-    const admin = await adminPage(browser);
+    const admin = await signedInAdminPage(browser);
     const before = await analyticsFigures(admin);
 
     for (const path of ["/precios", "/desarrollo-web"]) {
@@ -81,7 +70,7 @@ test.describe("before any cookie choice", () => {
 test("with consent, a visit that ends in an enquiry shows in the funnel; withdrawing deletes the cookie", async ({
   browser,
 }) => {
-  const admin = await adminPage(browser);
+  const admin = await signedInAdminPage(browser);
   const before = await analyticsFigures(admin);
 
   // The visitor accepts analytics in the banner, as a person does (a stored choice would be

@@ -1,7 +1,7 @@
 import AxeBuilder from "@axe-core/playwright";
-import type { Browser, Page } from "@playwright/test";
-import { createVerifiedCustomer, toast } from "./accounts-helpers";
-import { expect, openPage, rememberCookieChoice, test } from "./fixtures";
+import type { Page } from "@playwright/test";
+import { createVerifiedCustomer, signedInAdminPage, toast } from "./accounts-helpers";
+import { expect, openPage, test } from "./fixtures";
 import { linksOfLatestMail } from "./mailbox";
 
 /**
@@ -32,23 +32,6 @@ async function customerOpensTicket(page: Page, subject: string) {
   await expect(page).toHaveURL(/\/mi-cuenta\/tickets\/[0-9a-f-]{36}$/);
   const number = (await page.getByText(/^TK-\d{4}-\d{6}$/).textContent())!;
   return { number, path: new URL(page.url()).pathname };
-}
-
-/**
- * A browser of its own for the administrator, signed in at /login; its cookie choice stored, as
- * the `page` fixture does, so the banner does not cover the panel's lower forms.
- */
-async function adminPage(browser: Browser) {
-  const context = await browser.newContext();
-  await rememberCookieChoice(context, "rejected");
-  const page = await context.newPage();
-  await openPage(page, "/login");
-  await page.getByLabel("Email").fill("admin@verticedigital.es");
-  await page.getByLabel("Contraseña").fill("admin-password-e2e");
-  await page.getByRole("button", { name: "Iniciar Sesión" }).click();
-  await expect(page).toHaveURL(/\/admin$/);
-  await expect(page.locator("html[data-hydrated]")).toBeAttached();
-  return page;
 }
 
 const ticketRows = (page: Page) => page.getByRole("table", { name: "Tickets" }).locator("tbody tr");
@@ -88,7 +71,7 @@ test("staff find a customer's ticket by status and by search, reply and resolve 
   const subject = `Factura duplicada ${Date.now()}`;
   const { number, path } = await customerOpensTicket(page, subject);
 
-  const staff = await adminPage(browser);
+  const staff = await signedInAdminPage(browser);
   await expect(staff.getByText("Tickets abiertos")).toBeVisible();
   const latest = staff.getByRole("table", { name: "Últimos tickets" });
   await expect(latest.getByRole("link", { name: number })).toBeVisible();
@@ -191,7 +174,7 @@ test("the Tickets tab filters, orders overdue first and exports without JavaScri
   const subject = `Sin JavaScript ${Date.now()}`;
   const { number } = await customerOpensTicket(page, subject);
 
-  const staff = await adminPage(browser);
+  const staff = await signedInAdminPage(browser);
   const plain = await browser.newContext({
     javaScriptEnabled: false,
     storageState: await staff.context().storageState(),

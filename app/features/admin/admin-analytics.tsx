@@ -1,6 +1,7 @@
 import { Link } from "react-router";
 import { formatPrice } from "~/features/catalogue/services";
 import { DataTable } from "~/ui/data-table";
+import { DailyFiguresTable } from "./daily-figures-table";
 import { formatCount } from "~/ui/numbers";
 import { chartDay } from "./admin-chart-data";
 import type { AdminAnalytics } from "./admin-data.server";
@@ -197,26 +198,14 @@ function VisitsChart({ daily }: { daily: AdminAnalytics["daily"] }) {
           Visitantes únicos
         </span>
       </p>
-      <details className="mt-4">
-        <summary className="cursor-pointer text-sm font-semibold text-brand-700">
-          Ver los datos en una tabla
-        </summary>
-        <DataTable
-          caption="Visitas por día"
-          headers={["Día", "Páginas vistas", "Visitantes únicos"]}
-          className="mt-3"
-        >
-          {[...daily].reverse().map((day) => (
-            <tr key={day.day}>
-              <td className="px-4 py-2 whitespace-nowrap">
-                <time dateTime={day.day}>{chartDay(day.day, "medium")}</time>
-              </td>
-              <td className="px-4 py-2 tabular-nums">{formatCount(day.views)}</td>
-              <td className="px-4 py-2 tabular-nums">{formatCount(day.visitors)}</td>
-            </tr>
-          ))}
-        </DataTable>
-      </details>
+      <DailyFiguresTable
+        caption="Visitas por día"
+        daily={daily}
+        columns={[
+          { header: "Páginas vistas", value: (day) => formatCount(day.views) },
+          { header: "Visitantes únicos", value: (day) => formatCount(day.visitors) },
+        ]}
+      />
     </section>
   );
 }

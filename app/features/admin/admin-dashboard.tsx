@@ -1,9 +1,9 @@
 import { lazy, Suspense } from "react";
 import { formatPrice } from "~/features/catalogue/services";
-import { DataTable } from "~/ui/data-table";
+import { DailyFiguresTable } from "./daily-figures-table";
 import { formatCount } from "~/ui/numbers";
 import { useHydrated } from "~/ui/use-hydrated";
-import { chartDay, chartSummary, type DailyPoint } from "./admin-chart-data";
+import { chartSummary, type DailyPoint } from "./admin-chart-data";
 import { PaymentsTable, TicketsTable } from "./admin-tables";
 import type { ComponentProps } from "react";
 
@@ -100,28 +100,17 @@ function DailyChart({ daily }: { daily: readonly DailyPoint[] }) {
           placeholder
         )}
       </div>
-      <details className="mt-4">
-        <summary className="cursor-pointer text-sm font-semibold text-brand-700">
-          Ver los datos en una tabla
-        </summary>
-        <DataTable
-          caption="Ingresos y pedidos por día"
-          headers={["Día", "Ingresos", "Pedidos"]}
-          className="mt-3"
-        >
-          {[...daily].reverse().map((point) => (
-            <tr key={point.day}>
-              <td className="px-4 py-2 whitespace-nowrap">
-                <time dateTime={point.day}>{chartDay(point.day, "medium")}</time>
-              </td>
-              <td className="px-4 py-2 whitespace-nowrap tabular-nums">
-                {formatPrice(point.revenueCents, { cents: "always" })}
-              </td>
-              <td className="px-4 py-2 tabular-nums">{formatCount(point.orders)}</td>
-            </tr>
-          ))}
-        </DataTable>
-      </details>
+      <DailyFiguresTable
+        caption="Ingresos y pedidos por día"
+        daily={daily}
+        columns={[
+          {
+            header: "Ingresos",
+            value: (point) => formatPrice(point.revenueCents, { cents: "always" }),
+          },
+          { header: "Pedidos", value: (point) => formatCount(point.orders) },
+        ]}
+      />
     </section>
   );
 }

@@ -1,4 +1,4 @@
-import { CreditCard, Loader2, Lock, MailWarning, MessageCircle, X } from "lucide-react";
+import { CreditCard, Loader2, Lock, MailWarning, MessageCircle } from "lucide-react";
 import { useEffect, useId, useRef, useState } from "react";
 import { Link, useFetcher, useNavigate } from "react-router";
 import { usePageViewer } from "~/features/accounts/page-viewer";
@@ -8,6 +8,7 @@ import { formatPrice, type Service } from "~/features/catalogue/services";
 import { splitVat, VAT_INCLUDED, VAT_RATE_PERCENT } from "~/features/catalogue/vat";
 import { PENDING_PURCHASE_EVENT, savePendingPurchase } from "~/features/contact/pending-purchase";
 import { Button, ButtonLink } from "~/ui/button";
+import { CloseButton } from "~/ui/close-button";
 import { showToast } from "~/ui/toast";
 import type { CheckoutResult } from "./checkout.server";
 import { IMMEDIATE_START_CONSENT, paymentMessages } from "./payment-messages";
@@ -50,14 +51,7 @@ export default function PurchaseDialog({
       className="m-auto w-[calc(100%-2rem)] max-w-md rounded-2xl bg-white p-0 shadow-2xl"
     >
       <div className="relative p-6">
-        <button
-          type="button"
-          onClick={onClose}
-          aria-label="Cerrar"
-          className="absolute top-3 right-3 inline-flex size-9 items-center justify-center rounded-md text-slate-500 hover:bg-slate-100 hover:text-ink"
-        >
-          <X className="size-5" aria-hidden />
-        </button>
+        <CloseButton onClick={onClose} className="top-3 right-3" />
         {!viewer ? (
           <SignedOut service={service} returnPath={returnPath} titleId={titleId} />
         ) : !viewer.emailVerified ? (

@@ -1,7 +1,8 @@
-import { Cookie, X } from "lucide-react";
+import { Cookie } from "lucide-react";
 import { useEffect, useId, useRef, useState, useSyncExternalStore } from "react";
 import { Link, useLocation } from "react-router";
 import { Button } from "~/ui/button";
+import { CloseButton } from "~/ui/close-button";
 import {
   forgetAnalyticsCookie,
   BANNER_DELAY_MS,
@@ -205,14 +206,7 @@ export function CookieBanner() {
           </>
         )}
         {/* Last in the focus order: the choices come first, closing is the way out. */}
-        <button
-          type="button"
-          onClick={close}
-          aria-label="Cerrar"
-          className="absolute top-2 right-2 inline-flex size-9 items-center justify-center rounded-md text-slate-500 hover:bg-slate-100 hover:text-ink sm:top-3 sm:right-3"
-        >
-          <X className="size-5" aria-hidden />
-        </button>
+        <CloseButton onClick={close} className="top-2 right-2 sm:top-3 sm:right-3" />
       </div>
     </section>
   );
