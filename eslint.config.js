@@ -2,6 +2,27 @@ import js from "@eslint/js";
 import reactHooks from "eslint-plugin-react-hooks";
 import globals from "globals";
 import tseslint from "typescript-eslint";
+import { featureDependencies } from "./feature-graph.js";
+
+/** One block per feature: it may import only the features feature-graph.js lists for it. */
+function featureBoundaries() {
+  const features = Object.keys(featureDependencies);
+  return Object.entries(featureDependencies).map(([feature, allowed]) => {
+    const forbidden = features.filter((other) => other !== feature && !allowed.includes(other));
+    if (forbidden.length === 0) return {};
+    // Through the alias, or a relative path climbing into another feature's folder.
+    const patterns = [
+      {
+        regex: `^(~/features/|(\\.\\./)+(app/features/)?)(${forbidden.join("|")})(/|$)`,
+        message: `${feature} may import only: ${allowed.join(", ") || "no other feature"} (feature-graph.js, docs/architecture.md).`,
+      },
+    ];
+    return {
+      files: [`app/features/${feature}/**/*.{ts,tsx}`],
+      rules: { "no-restricted-imports": ["error", { patterns }] },
+    };
+  });
+}
 
 export default tseslint.config(
   {
@@ -53,18 +74,16 @@ export default tseslint.config(
       ],
     },
   },
+  ...featureBoundaries(),
   {
-    // The catalogue is the base fact every feature stands on: it imports no other feature.
-    files: ["app/features/catalogue/**/*.{ts,tsx}"],
+    // Platform and ui are the ground features stand on: they never import a feature.
+    files: ["app/platform/**/*.{ts,tsx}", "app/ui/**/*.{ts,tsx}"],
     rules: {
       "no-restricted-imports": [
         "error",
         {
           patterns: [
-            {
-              group: ["~/features/*", "!~/features/catalogue", "../*"],
-              message: "The catalogue depends on no other feature.",
-            },
+            { regex: "^~/features(/|$)", message: "Platform and ui never import a feature." },
           ],
         },
       ],

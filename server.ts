@@ -12,7 +12,7 @@ import * as productionBuild from "virtual:react-router/server-build";
 import type { ViteDevServer } from "vite";
 import { toNodeHandler } from "better-auth/node";
 import { ensureAdmin } from "~/features/accounts/admin-accounts.server";
-import { CLIENT_ADDRESS_HEADER, getAuth, startAuthLoading } from "~/features/accounts/auth.server";
+import { CLIENT_ADDRESS_HEADER, getAuth, startAuthLoading } from "~/features/identity/auth.server";
 import { contactMailHourlyCaps } from "~/features/contact/contact-mails.server";
 import { publicPaths } from "~/features/seo/public-paths";
 import { createPageCache, privateWhenPersonal } from "~/platform/http/page-cache.server";

@@ -20,15 +20,16 @@ const clientChunkGroups: ChunkGroup[] = [
   },
   {
     name: "forms",
-    test: /node_modules[\\/]zod[\\/]|[\\/]app[\\/](?:platform[\\/]validation|features[\\/](?:contact|accounts))[\\/]/,
+    test: /node_modules[\\/]zod[\\/]|[\\/]app[\\/](?:platform[\\/]validation|features[\\/](?:contact|accounts|identity|payments[\\/]pending-purchase))[\\/.]/,
     minShareCount: 2,
     priority: 1,
   },
   {
     name: "site",
-    // The forms after a sale (staff payment page, withdrawal) are shared by two signed-in pages
-    // only: kept out, or every public page would download them.
-    test: /[\\/](?:app[\\/](?:ui|features[\\/](?:layout|catalogue|seo|payments(?![\\/]after-sale-rules)|privacy|legal|analytics))|node_modules[\\/]lucide-react)[\\/]/,
+    // Parts shared by signed-in pages only (the after-sale forms, Mi Cuenta's purchase list,
+    // the stat cards of Mi Cuenta and the panel): kept out, or every public page would
+    // download them.
+    test: /[\\/](?:app[\\/](?:ui(?![\\/]stat-cards)|features[\\/](?:layout|catalogue|seo|payments(?![\\/](?:after-sale-rules|pending-purchase|purchase-list))|privacy|consent|legal|analytics))|node_modules[\\/]lucide-react)[\\/]/,
     minShareCount: 2,
     priority: 2,
   },

@@ -15,7 +15,7 @@ import type { Route } from "./+types/root";
 import { SiteFooter } from "~/features/layout/site-footer";
 import { SiteHeader } from "~/features/layout/site-header";
 import { NotFoundMessage } from "~/features/layout/not-found-message";
-import { CookieBanner } from "~/features/privacy/cookie-banner";
+import { CookieBanner } from "~/features/consent/cookie-banner";
 import { PageViewTracker } from "~/features/analytics/page-view-tracker";
 import { track } from "~/features/analytics/track";
 import { getSiteInfo } from "~/features/seo/site.server";
@@ -23,7 +23,7 @@ import { useNonce } from "~/platform/security/nonce";
 import { ButtonLink } from "~/ui/button";
 import { SiteStyles } from "~/ui/site-styles";
 import { showToast, ToastHost } from "~/ui/toast";
-import { getPageViewer } from "~/features/accounts/session.server";
+import { getPageViewer } from "~/features/accounts/profile.server";
 import { takeToast } from "~/platform/http/toast.server";
 
 // In development the stylesheet also loads as a module, so style edits apply without a reload.

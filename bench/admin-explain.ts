@@ -27,7 +27,7 @@ pg.Client.prototype.query = function (this: pg.Client, ...args: unknown[]) {
   return originalQuery.apply(this, args);
 } as typeof pg.Client.prototype.query;
 
-const { adminPanel } = await import("../app/features/admin/admin-data.server");
+const { adminPanel } = await import("../app/features/admin/admin-panel.server");
 const { closeDatabase } = await import("../app/platform/db/database.server");
 
 const addresses = process.argv.slice(2);

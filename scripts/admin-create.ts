@@ -3,7 +3,7 @@
  * with the address gets a new password (ADMIN_PASSWORD or a generated one, printed) first.
  */
 import { ensureAdmin } from "../app/features/accounts/admin-accounts.server";
-import { getAuth } from "../app/features/accounts/auth.server";
+import { getAuth } from "../app/features/identity/auth.server";
 import { ConfigError } from "../app/platform/config.server";
 import { closeDatabase, getDatabaseHandle } from "../app/platform/db/database.server";
 

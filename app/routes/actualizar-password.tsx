@@ -2,9 +2,10 @@ import { useNavigation } from "react-router";
 import type { Route } from "./+types/actualizar-password";
 import { resetPassword } from "~/features/accounts/account-actions.server";
 import { accountMessages, newPasswordSchema } from "~/features/accounts/account-schemas";
-import { AccountCard, AccountForm, NewPasswordFields } from "~/features/accounts/account-ui";
+import { AccountCard, NewPasswordFields } from "~/features/accounts/account-ui";
 import { pageMeta } from "~/features/seo/meta";
 import { Button, ButtonLink } from "~/ui/button";
+import { ValidatedForm } from "~/ui/form";
 
 export const meta: Route.MetaFunction = ({ matches }) =>
   pageMeta(matches, {
@@ -38,8 +39,9 @@ export default function UpdatePassword({ loaderData, actionData }: Route.Compone
   }
   return (
     <AccountCard title="Nueva contraseña" subtitle="Elige una contraseña de al menos 8 caracteres.">
-      <AccountForm
+      <ValidatedForm
         schema={newPasswordSchema}
+        messages={accountMessages}
         answer={actionData}
         className="space-y-4"
         aria-label="Formulario de nueva contraseña"
@@ -49,7 +51,7 @@ export default function UpdatePassword({ loaderData, actionData }: Route.Compone
         <Button type="submit" size="lg" className="w-full" disabled={busy}>
           {busy ? "Guardando..." : "Guardar contraseña"}
         </Button>
-      </AccountForm>
+      </ValidatedForm>
     </AccountCard>
   );
 }

@@ -1,9 +1,9 @@
 import { Link, useNavigation } from "react-router";
 import type { Route } from "./+types/admin-login";
 import { adminSignIn } from "~/features/accounts/account-actions.server";
-import { signInSchema } from "~/features/accounts/account-schemas";
-import { AccountCard, AccountForm } from "~/features/accounts/account-ui";
-import { Field } from "~/ui/form";
+import { accountMessages, signInSchema } from "~/features/accounts/account-schemas";
+import { AccountCard } from "~/features/accounts/account-ui";
+import { Field, ValidatedForm } from "~/ui/form";
 import { pageMeta } from "~/features/seo/meta";
 import { Button } from "~/ui/button";
 
@@ -23,8 +23,9 @@ export default function AdminLogin({ actionData }: Route.ComponentProps) {
   const busy = useNavigation().state === "submitting";
   return (
     <AccountCard title="Panel de Administración" subtitle="Acceso restringido al personal.">
-      <AccountForm
+      <ValidatedForm
         schema={signInSchema}
+        messages={accountMessages}
         answer={actionData}
         className="space-y-4"
         aria-label="Acceso de administración"
@@ -45,7 +46,7 @@ export default function AdminLogin({ actionData }: Route.ComponentProps) {
         <Button type="submit" size="lg" className="w-full" disabled={busy}>
           {busy ? "Entrando..." : "Iniciar Sesión"}
         </Button>
-      </AccountForm>
+      </ValidatedForm>
     </AccountCard>
   );
 }

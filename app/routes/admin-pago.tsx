@@ -2,17 +2,15 @@ import { ArrowLeft, FileText, RotateCcw, Save, TriangleAlert } from "lucide-reac
 import { useState, type ReactNode } from "react";
 import { Link, useNavigation } from "react-router";
 import type { Route } from "./+types/admin-pago";
-import { requireAdmin } from "~/features/accounts/session.server";
+import { requireAdmin } from "~/features/identity/session.server";
 import { AdminErrorPage, AdminShell, adminShellHandle } from "~/features/admin/admin-shell";
 import { formatPrice } from "~/features/catalogue/services";
 import { VAT_INCLUDED } from "~/features/catalogue/vat";
 import {
   AFTER_SALE_LIMITS,
-  afterSaleCheck,
-  afterSaleReply,
+  afterSaleMessages,
   deliverySchema,
   refundSchema,
-  type AfterSaleAnswer,
 } from "~/features/payments/after-sale-rules";
 import { deliveryStatuses, deliveryStatusLabel } from "~/features/payments/after-sale-status";
 import { staffPaymentAction, staffPaymentPage } from "~/features/payments/after-sale.server";
@@ -49,6 +47,7 @@ export function ErrorBoundary() {
 
 type Intent = "delivery" | "refund";
 type Data = Route.ComponentProps["loaderData"];
+type Answer = Route.ComponentProps["actionData"];
 
 export default function StaffPayment({ loaderData, actionData }: Route.ComponentProps) {
   const { payment, purchase, invoices } = loaderData;
@@ -58,8 +57,7 @@ export default function StaffPayment({ loaderData, actionData }: Route.Component
   const [lastIntent, setLastIntent] = useState<Intent>("delivery");
   if ((sending === "delivery" || sending === "refund") && sending !== lastIntent)
     setLastIntent(sending);
-  const answerFor = (intent: Intent) =>
-    intent === lastIntent ? (actionData as AfterSaleAnswer) : undefined;
+  const answerFor = (intent: Intent) => (intent === lastIntent ? actionData : undefined);
   const paid = purchase.status === "completed";
 
   return (
@@ -208,15 +206,15 @@ function StaffForm<T>({
   schema: z.ZodMiniType<T>;
   intent: Intent;
   heading: string;
-  answer: AfterSaleAnswer;
+  answer: Answer;
   children: ReactNode;
 }) {
   const headingId = `${intent}-heading`;
   return (
     <ValidatedForm
       method="post"
-      validate={afterSaleCheck(schema)}
-      describe={afterSaleReply}
+      schema={schema}
+      messages={afterSaleMessages}
       answer={answer}
       className={`${cardClasses} space-y-4`}
       aria-labelledby={headingId}
@@ -237,7 +235,7 @@ function DeliveryForm({
 }: {
   purchase: Data["purchase"];
   busy: boolean;
-  answer: AfterSaleAnswer;
+  answer: Answer;
 }) {
   return (
     <StaffForm schema={deliverySchema} intent="delivery" heading="Entrega" answer={answer}>
@@ -276,7 +274,7 @@ function RefundForm({
 }: {
   amount: number;
   busy: boolean;
-  answer: AfterSaleAnswer;
+  answer: Answer;
   requestedAt: Date | string | null;
 }) {
   const price = formatPrice(amount, { cents: "always" });

@@ -2,19 +2,19 @@ import { ArrowLeft, Save, Send } from "lucide-react";
 import { useState, type ReactNode } from "react";
 import { Link, useNavigation } from "react-router";
 import type { Route } from "./+types/admin-ticket";
-import { requireAdmin } from "~/features/accounts/session.server";
+import { requireAdmin } from "~/features/identity/session.server";
 import { AdminErrorPage, AdminShell, adminShellHandle } from "~/features/admin/admin-shell";
 import { pageMeta } from "~/features/seo/meta";
 import { FirstResponseDue, TicketConversation } from "~/features/support/ticket-ui";
 import {
   AttachmentsField,
-  SupportForm,
   TicketPriorityBadge,
   TicketStatusBadge,
 } from "~/features/support/support-ui";
 import {
   categoryLabel,
   priorityLabel,
+  supportMessages,
   ticketChangeSchema,
   ticketMessageSchema,
   ticketPriorities,
@@ -22,11 +22,11 @@ import {
   ticketStatuses,
   TICKET_LIMITS,
 } from "~/features/support/ticket-rules";
-import { staffTicketAction, staffTicketPage } from "~/features/support/tickets.server";
+import { staffTicketAction, staffTicketPage } from "~/features/support/staff-tickets.server";
 import { Button } from "~/ui/button";
 import type { z } from "~/platform/validation/zod";
 import { formatDate } from "~/ui/dates";
-import { cardClasses, Select, TextArea } from "~/ui/form";
+import { cardClasses, Select, TextArea, ValidatedForm } from "~/ui/form";
 
 export const meta: Route.MetaFunction = ({ matches, data }) =>
   pageMeta(matches, {
@@ -162,8 +162,9 @@ function StaffForm<T>({
 }) {
   const headingId = `${intent}-heading`;
   return (
-    <SupportForm
+    <ValidatedForm
       schema={schema}
+      messages={supportMessages}
       answer={answer}
       encType={encType}
       className={`${cardClasses} space-y-4`}
@@ -174,7 +175,7 @@ function StaffForm<T>({
       </h2>
       <input type="hidden" name="intent" value={intent} />
       {children}
-    </SupportForm>
+    </ValidatedForm>
   );
 }
 

@@ -1,10 +1,10 @@
 import { Search } from "lucide-react";
-import { useEffect } from "react";
+import { useEffect, useMemo } from "react";
 import { Form } from "react-router";
 import type { Route } from "./+types/admin";
-import { requireAdmin } from "~/features/accounts/session.server";
+import { requireAdmin } from "~/features/identity/session.server";
 import { adminAction } from "~/features/admin/admin-actions.server";
-import { adminPanel } from "~/features/admin/admin-data.server";
+import { adminPanel } from "~/features/admin/admin-panel.server";
 import { AdminAnalyticsSection } from "~/features/admin/admin-analytics";
 import { AdminDashboard } from "~/features/admin/admin-dashboard";
 import { AdminErrorPage, AdminShell, adminShellHandle } from "~/features/admin/admin-shell";
@@ -14,11 +14,13 @@ import {
   adminTabs,
   pageSizes,
   statusFiltersOf,
-  ticketOrders,
   type AdminView,
 } from "~/features/admin/admin-tabs";
+import { ticketOrders } from "~/features/admin/tabs/tickets-tab";
 import { InquiryDialog } from "~/features/admin/inquiry-dialog";
+import { adminMessages } from "~/features/admin/admin-messages";
 import { pageMeta } from "~/features/seo/meta";
+import { replyOf } from "~/platform/forms/form-answer";
 import { Button } from "~/ui/button";
 import { DownloadLink } from "~/ui/download-link";
 import { Field, FormAlert, Select } from "~/ui/form";
@@ -62,10 +64,10 @@ export default function AdminPanel({ loaderData, actionData }: Route.ComponentPr
   const { admin, view, dashboard, analytics, listing, inquiry } = loaderData;
   const section = adminTabs.find((tab) => tab.id === view.tab)!;
   // A refused change: a toast once the page runs JavaScript, the message in the page before.
-  const refusal = actionData?.error;
+  const refusal = useMemo(() => replyOf(actionData, adminMessages), [actionData]);
   const hydrated = useHydrated();
   useEffect(() => {
-    if (refusal) void showToast("error", refusal);
+    if (refusal) void showToast(refusal.tone, refusal.text);
   }, [refusal]);
   return (
     <AdminShell current={view.tab}>
@@ -80,9 +82,7 @@ export default function AdminPanel({ loaderData, actionData }: Route.ComponentPr
         <h1 className="text-2xl font-bold tracking-tight">{section.label}</h1>
         {listing ? <ExportLink view={view} /> : null}
       </div>
-      {refusal && !hydrated ? (
-        <FormAlert reply={{ tone: "error", text: refusal }} className="mt-4" />
-      ) : null}
+      {refusal && !hydrated ? <FormAlert reply={refusal} className="mt-4" /> : null}
       {dashboard ? (
         <AdminDashboard figures={dashboard} />
       ) : analytics ? (

@@ -1,7 +1,7 @@
 import type { Route } from "./+types/contacto";
 import {
   handleContactSubmission,
-  type ContactActionResult,
+  type ContactAnswer,
 } from "~/features/contact/contact-action.server";
 import { ContactSection } from "~/features/contact/contact-section";
 import { pageMeta } from "~/features/seo/meta";
@@ -24,7 +24,7 @@ export async function clientAction({ serverAction }: Route.ClientActionArgs) {
   try {
     return await serverAction();
   } catch {
-    return { status: "error" } satisfies ContactActionResult;
+    return { errors: [{ code: "error" }] } satisfies ContactAnswer;
   }
 }
 

@@ -1,16 +1,16 @@
 import { Link, redirect, useNavigation } from "react-router";
 import type { Route } from "./+types/login-cliente";
 import { customerSignIn } from "~/features/accounts/account-actions.server";
-import { signInSchema } from "~/features/accounts/account-schemas";
-import { AccountCard, AccountForm } from "~/features/accounts/account-ui";
-import { Field } from "~/ui/form";
+import { accountMessages, signInSchema } from "~/features/accounts/account-schemas";
+import { AccountCard } from "~/features/accounts/account-ui";
+import { Field, ValidatedForm } from "~/ui/form";
 import {
   DEFAULT_RETURN_PATH,
   returnPathOf,
   useReturnPath,
   withReturnPath,
-} from "~/features/accounts/return-path";
-import { getViewer } from "~/features/accounts/session.server";
+} from "~/features/identity/return-path";
+import { getViewer } from "~/features/identity/session.server";
 import { pageMeta } from "~/features/seo/meta";
 import { Button } from "~/ui/button";
 
@@ -36,8 +36,9 @@ export default function CustomerLogin({ actionData }: Route.ComponentProps) {
   const returnPath = useReturnPath();
   return (
     <AccountCard title="Iniciar sesión" subtitle="Accede a tu área de cliente.">
-      <AccountForm
+      <ValidatedForm
         schema={signInSchema}
+        messages={accountMessages}
         answer={actionData}
         className="space-y-4"
         aria-label="Inicio de sesión"
@@ -58,7 +59,7 @@ export default function CustomerLogin({ actionData }: Route.ComponentProps) {
         <Button type="submit" size="lg" className="w-full" disabled={busy}>
           {busy ? "Entrando..." : "Iniciar Sesión"}
         </Button>
-      </AccountForm>
+      </ValidatedForm>
       <p className="mt-6 text-center text-sm text-slate-600">
         ¿No tienes cuenta?{" "}
         <Link

@@ -1,15 +1,10 @@
 import { ArrowLeft, Undo2 } from "lucide-react";
 import { Link, useNavigation } from "react-router";
 import type { Route } from "./+types/mi-cuenta-desistir";
-import { accountTabPath } from "~/features/accounts/account-tabs";
-import { requireCustomer } from "~/features/accounts/session.server";
+import { accountTabPath } from "~/features/customer-area/account-tabs";
+import { requireCustomer } from "~/features/identity/session.server";
 import { formatPrice } from "~/features/catalogue/services";
-import {
-  afterSaleCheck,
-  afterSaleReply,
-  withdrawalSchema,
-  type AfterSaleAnswer,
-} from "~/features/payments/after-sale-rules";
+import { afterSaleMessages, withdrawalSchema } from "~/features/payments/after-sale-rules";
 import { WITHDRAWAL_DAYS } from "~/features/payments/after-sale-status";
 import { withdrawalAction, withdrawalPage } from "~/features/payments/after-sale.server";
 import { pageMeta } from "~/features/seo/meta";
@@ -63,9 +58,9 @@ export default function Withdrawal({ loaderData, actionData }: Route.ComponentPr
             </p>
             <ValidatedForm
               method="post"
-              validate={afterSaleCheck(withdrawalSchema)}
-              describe={afterSaleReply}
-              answer={actionData as AfterSaleAnswer}
+              schema={withdrawalSchema}
+              messages={afterSaleMessages}
+              answer={actionData}
               aria-label="Desistir del contrato"
               className="space-y-4"
             >

@@ -1,6 +1,6 @@
 import { redirect } from "react-router";
 import type { Route } from "./+types/mi-cuenta-eliminar";
-import { requireCustomer } from "~/features/accounts/session.server";
+import { requireCustomer } from "~/features/identity/session.server";
 import {
   accountSettingsPath,
   deleteAccountOnRequest,

@@ -1,20 +1,22 @@
 import { useNavigation } from "react-router";
 import type { Route } from "./+types/mi-cuenta-ticket-nuevo";
-import { requireCustomer } from "~/features/accounts/session.server";
+import { requireCustomer } from "~/features/identity/session.server";
 import { pageMeta } from "~/features/seo/meta";
-import { AttachmentsField, BackToSupport, SupportForm } from "~/features/support/support-ui";
+import { BackToSupport } from "~/features/customer-area/account-area";
+import { AttachmentsField } from "~/features/support/support-ui";
 import {
   categoryLabel,
   newTicketSchema,
   priorityLabel,
+  supportMessages,
   TICKET_LIMITS,
   ticketCategories,
   ticketPriorities,
 } from "~/features/support/ticket-rules";
-import { createTicketAction, newTicketPage } from "~/features/support/tickets.server";
+import { createTicketAction, newTicketPage } from "~/features/support/customer-tickets.server";
 import { Button } from "~/ui/button";
 import { formatDate } from "~/ui/dates";
-import { cardClasses, Field, Select, TextArea } from "~/ui/form";
+import { cardClasses, Field, Select, TextArea, ValidatedForm } from "~/ui/form";
 
 export const meta: Route.MetaFunction = ({ matches }) =>
   pageMeta(matches, {
@@ -45,8 +47,9 @@ export default function NewTicket({ loaderData, actionData }: Route.ComponentPro
         Cuéntanos qué necesitas. Te responderemos en menos de 24 horas.
       </p>
       <div className={`${cardClasses} mt-6`}>
-        <SupportForm
+        <ValidatedForm
           schema={newTicketSchema}
+          messages={supportMessages}
           answer={actionData}
           aria-label="Nuevo ticket"
           encType="multipart/form-data"
@@ -114,7 +117,7 @@ export default function NewTicket({ loaderData, actionData }: Route.ComponentPro
               {sending ? "Enviando..." : "Crear ticket"}
             </Button>
           </div>
-        </SupportForm>
+        </ValidatedForm>
       </div>
     </section>
   );

@@ -1,12 +1,11 @@
+import { BackToSupport } from "~/features/customer-area/account-area";
 import { CheckCircle2 } from "lucide-react";
 import { Form, useNavigation } from "react-router";
 import type { Route } from "./+types/mi-cuenta-ticket";
-import { requireCustomer } from "~/features/accounts/session.server";
+import { requireCustomer } from "~/features/identity/session.server";
 import { pageMeta } from "~/features/seo/meta";
 import {
   AttachmentsField,
-  BackToSupport,
-  SupportForm,
   TicketPriorityBadge,
   TicketStatusBadge,
 } from "~/features/support/support-ui";
@@ -19,10 +18,13 @@ import {
   ticketMessageSchema,
 } from "~/features/support/ticket-rules";
 import { TicketConversation } from "~/features/support/ticket-ui";
-import { customerTicketAction, customerTicketPage } from "~/features/support/tickets.server";
+import {
+  customerTicketAction,
+  customerTicketPage,
+} from "~/features/support/customer-tickets.server";
 import { Button } from "~/ui/button";
 import { formatDate } from "~/ui/dates";
-import { cardClasses, FormAlert, TextArea } from "~/ui/form";
+import { cardClasses, FormAlert, TextArea, ValidatedForm } from "~/ui/form";
 
 export const meta: Route.MetaFunction = ({ matches, data }) =>
   pageMeta(matches, {
@@ -108,8 +110,9 @@ export default function CustomerTicket({ loaderData, actionData }: Route.Compone
           <h2 id="responder" className="text-lg font-semibold">
             Añadir un mensaje
           </h2>
-          <SupportForm
+          <ValidatedForm
             schema={ticketMessageSchema}
+            messages={supportMessages}
             answer={actionData}
             aria-labelledby="responder"
             encType="multipart/form-data"
@@ -131,7 +134,7 @@ export default function CustomerTicket({ loaderData, actionData }: Route.Compone
                 {busyWith === "message" ? "Enviando..." : "Enviar mensaje"}
               </Button>
             </div>
-          </SupportForm>
+          </ValidatedForm>
         </section>
       ) : (
         <FormAlert className="mt-8" reply={{ tone: "info", text: supportMessages.ticketClosed }} />

@@ -3,14 +3,17 @@ import { useState } from "react";
 import { useNavigation } from "react-router";
 import type { Route } from "./+types/perfil";
 import { profileAction } from "~/features/accounts/account-actions.server";
-import { PROFILE_LIMITS, profileSchema } from "~/features/accounts/account-schemas";
-import { accountLoadMessages } from "~/features/accounts/account-tabs";
-import { AccountForm } from "~/features/accounts/account-ui";
+import {
+  accountMessages,
+  PROFILE_LIMITS,
+  profileSchema,
+} from "~/features/accounts/account-schemas";
+import { accountLoadMessages } from "~/features/customer-area/account-tabs";
 import { profilePage, type EditableProfile } from "~/features/accounts/profile.server";
-import { requireCustomer } from "~/features/accounts/session.server";
+import { requireCustomer } from "~/features/identity/session.server";
 import { pageMeta } from "~/features/seo/meta";
 import { Button, ButtonLink } from "~/ui/button";
-import { cardClasses, Field, FormAlert, TextArea } from "~/ui/form";
+import { cardClasses, Field, FormAlert, TextArea, ValidatedForm } from "~/ui/form";
 
 export const meta: Route.MetaFunction = ({ matches }) =>
   pageMeta(matches, {
@@ -123,11 +126,11 @@ function MailRequest({
   answer: Answer;
 }) {
   return (
-    <AccountForm answer={answer} className="mt-4">
+    <ValidatedForm messages={accountMessages} answer={answer} className="mt-4">
       <Button type="submit" name="intent" value={intent} variant="secondary" disabled={busy}>
         {busy ? "Enviando..." : label}
       </Button>
-    </AccountForm>
+    </ValidatedForm>
   );
 }
 
@@ -142,8 +145,9 @@ function ProfileForm({
 }) {
   const [bioLength, setBioLength] = useState((profile.bio ?? "").length);
   return (
-    <AccountForm
+    <ValidatedForm
       schema={profileSchema}
+      messages={accountMessages}
       answer={answer}
       className={`${cardClasses} space-y-4`}
       aria-label="Datos del perfil"
@@ -220,6 +224,6 @@ function ProfileForm({
           Cancelar
         </ButtonLink>
       </div>
-    </AccountForm>
+    </ValidatedForm>
   );
 }

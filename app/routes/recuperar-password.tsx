@@ -4,8 +4,8 @@ import { Link, useNavigation } from "react-router";
 import type { Route } from "./+types/recuperar-password";
 import { requestPasswordReset } from "~/features/accounts/account-actions.server";
 import { accountMessages, recoverySchema } from "~/features/accounts/account-schemas";
-import { AccountCard, AccountForm } from "~/features/accounts/account-ui";
-import { Field } from "~/ui/form";
+import { AccountCard } from "~/features/accounts/account-ui";
+import { Field, ValidatedForm } from "~/ui/form";
 import { pageMeta } from "~/features/seo/meta";
 import { Button, ButtonLink } from "~/ui/button";
 import { showToast } from "~/ui/toast";
@@ -23,7 +23,7 @@ export function action({ request, context }: Route.ActionArgs) {
 
 export default function RecoverPassword({ actionData }: Route.ComponentProps) {
   const busy = useNavigation().state === "submitting";
-  const sent = actionData && "sent" in actionData ? actionData : undefined;
+  const sent = actionData && "notice" in actionData ? actionData : undefined;
   useEffect(() => {
     if (sent) void showToast("success", accountMessages.resetMailSent);
   }, [sent]);
@@ -56,8 +56,9 @@ export default function RecoverPassword({ actionData }: Route.ComponentProps) {
       title="Recuperar contraseña"
       subtitle="Te enviaremos un enlace para elegir una nueva contraseña."
     >
-      <AccountForm
+      <ValidatedForm
         schema={recoverySchema}
+        messages={accountMessages}
         answer={actionData}
         className="space-y-4"
         aria-label="Recuperar contraseña"
@@ -66,7 +67,7 @@ export default function RecoverPassword({ actionData }: Route.ComponentProps) {
         <Button type="submit" size="lg" className="w-full" disabled={busy}>
           {busy ? "Enviando..." : "Enviar Email"}
         </Button>
-      </AccountForm>
+      </ValidatedForm>
       <BackToSignIn />
     </AccountCard>
   );

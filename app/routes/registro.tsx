@@ -3,10 +3,10 @@ import { Link, redirect, useNavigation } from "react-router";
 import type { Route } from "./+types/registro";
 import { signUp } from "~/features/accounts/account-actions.server";
 import { accountMessages, signUpSchema } from "~/features/accounts/account-schemas";
-import { AccountCard, AccountForm, NewPasswordFields } from "~/features/accounts/account-ui";
-import { Field } from "~/ui/form";
-import { returnPathOf, useReturnPath, withReturnPath } from "~/features/accounts/return-path";
-import { getViewer } from "~/features/accounts/session.server";
+import { AccountCard, NewPasswordFields } from "~/features/accounts/account-ui";
+import { Field, ValidatedForm } from "~/ui/form";
+import { returnPathOf, useReturnPath, withReturnPath } from "~/features/identity/return-path";
+import { getViewer } from "~/features/identity/session.server";
 import { pageMeta } from "~/features/seo/meta";
 import { HumanCheck } from "~/platform/human-check/human-check";
 import { humanCheckEnabled } from "~/platform/human-check/human-check.server";
@@ -48,8 +48,9 @@ export default function SignUp({ loaderData, actionData }: Route.ComponentProps)
         </>
       }
     >
-      <AccountForm
+      <ValidatedForm
         schema={signUpSchema}
+        messages={accountMessages}
         answer={actionData}
         blockedBy={humanCheckReady ? undefined : accountMessages.humanCheckNotReady}
         className="space-y-4"
@@ -80,7 +81,7 @@ export default function SignUp({ loaderData, actionData }: Route.ComponentProps)
         <Button type="submit" size="lg" className="w-full" disabled={busy || !humanCheckReady}>
           {busy ? "Registrando..." : humanCheckReady ? "Crear Cuenta" : "Cargando..."}
         </Button>
-      </AccountForm>
+      </ValidatedForm>
     </AccountCard>
   );
 }

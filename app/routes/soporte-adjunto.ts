@@ -1,5 +1,5 @@
 import type { Route } from "./+types/soporte-adjunto";
-import { getViewer } from "~/features/accounts/session.server";
+import { getViewer } from "~/features/identity/session.server";
 import { attachmentDownload } from "~/features/support/attachments.server";
 
 /** A ticket's file, as a download: its customer and staff get it, anyone else a 404. */

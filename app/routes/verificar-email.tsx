@@ -4,11 +4,13 @@ import { data, Link, useNavigate, useNavigation, useRevalidator } from "react-ro
 import type { Route } from "./+types/verificar-email";
 import { resendVerification } from "~/features/accounts/account-actions.server";
 import { accountMessages } from "~/features/accounts/account-schemas";
-import { AccountCard, AccountForm } from "~/features/accounts/account-ui";
-import { takeReturnPath } from "~/features/accounts/return-path.server";
-import { getViewer, pendingVerificationCookie } from "~/features/accounts/session.server";
+import { AccountCard } from "~/features/accounts/account-ui";
+import { takeReturnPath } from "~/features/identity/return-path.server";
+import { pendingVerificationCookie } from "~/features/identity/journey-cookies.server";
+import { getViewer } from "~/features/identity/session.server";
 import { pageMeta } from "~/features/seo/meta";
 import { Button, ButtonLink } from "~/ui/button";
+import { ValidatedForm } from "~/ui/form";
 
 /** Spec: after confirmation the page goes to /mi-cuenta (or the page chosen before) after 2 s. */
 const REDIRECT_AFTER_VERIFICATION_MS = 2_000;
@@ -136,11 +138,11 @@ function WaitingForConfirmation({
         <AlertTriangle className="size-5 shrink-0" aria-hidden />
         Debes verificar tu email antes de realizar pagos o usar servicios premium.
       </p>
-      <AccountForm answer={actionData} className="mt-6">
+      <ValidatedForm messages={accountMessages} answer={actionData} className="mt-6">
         <Button type="submit" variant="secondary" size="lg" className="w-full" disabled={busy}>
           {busy ? "Enviando..." : "Reenviar Email"}
         </Button>
-      </AccountForm>
+      </ValidatedForm>
       <div className="mt-6 flex justify-between text-sm">
         <Link to="/login-cliente" className="font-semibold text-brand-700 underline">
           Iniciar sesión

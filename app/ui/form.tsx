@@ -11,7 +11,17 @@ import {
   type ReactNode,
 } from "react";
 import { Form, Link, type FetcherWithComponents } from "react-router";
-import type { ToastKind, ToastText } from "~/platform/http/toast";
+import {
+  checkForm,
+  issuesOf,
+  replyOf,
+  type FieldIssue,
+  type FormFields,
+  type FormReply,
+  type FormSchema,
+  type MessageBook,
+} from "~/platform/forms/form-answer";
+import type { ToastText } from "~/platform/http/toast";
 import { showToast } from "./toast";
 
 /**
@@ -30,22 +40,7 @@ const controlClasses = [
 
 const labelClasses = "block text-sm font-medium text-ink";
 
-/** A problem with what was typed: about one field, or about the whole form. */
-export type FieldIssue = { field?: string; text: ToastText };
-
-/** How a form shows one answer of the server. */
-export type FormReply = {
-  tone: ToastKind;
-  text: ToastText;
-  /** Every field the server refused, in the order the form should mention them. */
-  issues?: FieldIssue[];
-  /** Where to go next (for example 'Verificar'). */
-  action?: { label: string; to: string };
-  /** Shown in the form only: the page shows its own toast for it. */
-  noToast?: boolean;
-};
-
-export type FormValues = Record<string, FormDataEntryValue>;
+export type { FieldIssue, FormReply };
 
 const FieldErrors = createContext<Partial<Record<string, ToastText>>>({});
 
@@ -248,15 +243,15 @@ const issueMap = (issues: FieldIssue[]) =>
   );
 
 export type ValidatedFormProps<Answer> = {
-  /** The server's rules, run in the browser before sending; the first issue is also a toast. */
-  validate?: (values: FormValues) => FieldIssue[];
-  /** A reason, checked after `validate`, not to send the form yet. */
+  /** The server's schema, run in the browser before sending; the first problem is also a toast. */
+  schema?: FormSchema<unknown>;
+  /** The feature's messages: the texts of the schema's codes and of the server's answers. */
+  messages: MessageBook;
+  /** A reason, checked after the schema, not to send the form yet. */
   blockedBy?: ToastText;
   /** The server's latest answer (the route's `actionData` or a fetcher's `data`). */
   answer?: Answer;
-  /** How to show an answer; `undefined` shows nothing. */
-  describe?: (answer: Answer) => FormReply | undefined;
-  /** Called once per new answer, after it is shown (a success may reset the form). */
+  /** Called once per new reply, after it is shown (a success may reset the form). */
   onReply?: (reply: FormReply, form: HTMLFormElement) => void;
   /** Send through this fetcher, staying on the page, instead of navigating. */
   fetcher?: FetcherWithComponents<Answer>;
@@ -264,16 +259,26 @@ export type ValidatedFormProps<Answer> = {
   alert?: boolean;
 } & Omit<ComponentProps<typeof Form>, "onSubmit">;
 
+/** A form's text fields as typed (files are the server's to check). */
+function fieldsOf(form: HTMLFormElement): FormFields {
+  const fields: FormFields = {};
+  for (const [name, value] of new FormData(form))
+    if (typeof value === "string") fields[name] = value;
+  return fields;
+}
+
 /**
- * A form that checks the server's rules before sending and shows the server's answer inline and
- * as a toast. Each faulty field is marked (`aria-invalid`) and described by its message, focus
- * goes to the first one, and a new toast of this form replaces the previous one.
+ * A form of the form protocol (`platform/forms/form-answer.ts`): it checks the server's schema
+ * before sending and shows the server's answer, a refusal or a notice, inline and as a toast, in
+ * the words of the feature's message book. Each faulty field is marked (`aria-invalid`) and
+ * described by its message, focus goes to the first one, and a new toast of this form replaces
+ * the previous one. Without JavaScript the server's answer renders the same way.
  */
 export function ValidatedForm<Answer>({
-  validate,
+  schema,
+  messages,
   blockedBy,
   answer,
-  describe,
   onReply,
   fetcher,
   alert = true,
@@ -282,17 +287,14 @@ export function ValidatedForm<Answer>({
 }: ValidatedFormProps<Answer>) {
   const formRef = useRef<HTMLFormElement>(null);
   const toastId = useId();
-  const [shown, setShown] = useState(() => ({
-    answer,
-    reply: answer === undefined ? undefined : describe?.(answer),
-  }));
+  const [shown, setShown] = useState(() => ({ answer, reply: replyOf(answer, messages) }));
   const [issues, setIssues] = useState<FieldIssue[]>(shown.reply?.issues ?? []);
   const [focusRequest, setFocusRequest] = useState(0);
 
   // A new answer replaces what the form showed (state adjusted while rendering; its toast and
   // the focus move happen in the effect below).
   if (answer !== shown.answer) {
-    const reply = answer === undefined ? undefined : describe?.(answer);
+    const reply = replyOf(answer, messages);
     setShown({ answer, reply });
     setIssues(reply?.issues ?? []);
     if (reply) setFocusRequest((count) => count + 1);
@@ -301,7 +303,7 @@ export function ValidatedForm<Answer>({
   const { reply } = shown;
   useEffect(() => {
     if (!reply) return;
-    if (!reply.noToast) void showToast(reply.tone, reply.text, { id: toastId });
+    void showToast(reply.tone, reply.text, { id: toastId });
     if (formRef.current) onReply?.(reply, formRef.current);
     // Only a new reply is announced; onReply may change identity on every render.
     // eslint-disable-next-line react-hooks/exhaustive-deps
@@ -314,8 +316,9 @@ export function ValidatedForm<Answer>({
   }, [focusRequest]);
 
   const onSubmit = (event: FormEvent<HTMLFormElement>) => {
-    const values = Object.fromEntries(new FormData(event.currentTarget));
-    const found = validate?.(values) ?? [];
+    const fields = fieldsOf(event.currentTarget);
+    const checked = schema ? checkForm(schema, fields) : undefined;
+    const found = checked && !checked.ok ? issuesOf(checked.errors, messages, fields) : [];
     const problem = found[0]?.text ?? blockedBy;
     if (!problem) return;
     event.preventDefault();

@@ -5,6 +5,7 @@
  */
 import { publicPaths } from "~/features/seo/public-paths";
 import journal from "../../drizzle/meta/_journal.json";
+import { outboxMessageId, SmtpPeer } from "../support/smtp-peer";
 import { StripeStandIn } from "../support/stripe-stand-in";
 import {
   check,
@@ -28,7 +29,6 @@ import {
   type Instance,
   type TestDatabase,
 } from "./harness";
-import { MailPeer, outboxMessageId } from "./mail-peer";
 
 const PASSWORD = "Clúster-de-prueba-2024";
 
@@ -37,13 +37,13 @@ type Context = {
   a: Instance;
   b: Instance;
   nginx: string;
-  mail: MailPeer;
+  mail: SmtpPeer;
   /** The instance name for an address nginx reports in X-Upstream. */
   instanceOf(answer: Answer): string;
 };
 
 export async function clusterSuite(buildRoot: string) {
-  const mail = await new MailPeer().start();
+  const mail = await new SmtpPeer().start();
   const standIn = new StripeStandIn();
   const stripeApiBase = await standIn.start();
   const db = await createDatabase(SHARED_POSTGRES_URL, "cluster");
@@ -126,9 +126,7 @@ async function sessionAcrossInstances(context: Context): Promise<Customer> {
   );
   check(signUp.status === 302, `sign-up answered ${signUp.status}`);
   jar.take(signUp);
-  await waitFor("the verification mail", () =>
-    mail.received.some((m) => m.to === email && m.subject.startsWith("Confirma tu email")),
-  );
+  await waitFor("the verification mail", () => mail.hasMail(email, "Confirma tu email"));
   const [row] = (
     await db.pool.query<{ html: string }>(
       "select html from mail_outbox where recipient = $1 and subject like 'Confirma tu email%'",

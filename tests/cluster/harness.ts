@@ -21,7 +21,12 @@ import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import pg from "pg";
-import Stripe from "stripe";
+import {
+  chargeRefundedEvent,
+  checkoutSessionEvent,
+  signEvent,
+  type PurchaseRef,
+} from "../support/stripe-events";
 
 export const REPO = process.cwd();
 
@@ -488,16 +493,8 @@ export function enquiry(tag: string) {
 // ---------------------------------------------------------------------------------------------
 // Stripe
 
-const stripe = new Stripe("sk_test_cluster");
-
 /** A signed delivery of `event` as Stripe sends it: the same bytes and header every time. */
-export function signedEvent(event: object) {
-  const payload = JSON.stringify(event);
-  return {
-    payload,
-    header: stripe.webhooks.generateTestHeaderString({ payload, secret: WEBHOOK_SECRET }),
-  };
-}
+export const signedEvent = (event: object) => signEvent(event, WEBHOOK_SECRET);
 
 export function deliverEvent(
   url: string,
@@ -514,50 +511,30 @@ export function deliverEvent(
 
 type PurchaseRow = { id: string; checkout_session_id: string; price: number };
 
-export function completionEvent(id: string, purchase: PurchaseRow, payer: string) {
-  return {
-    id,
-    object: "event",
-    type: "checkout.session.completed",
-    created: Math.floor(Date.now() / 1000),
-    livemode: false,
-    data: {
-      object: {
-        id: purchase.checkout_session_id,
-        object: "checkout.session",
-        payment_status: "paid",
-        amount_total: purchase.price,
-        currency: "eur",
-        customer_email: payer,
-        customer_details: { email: payer, name: "Cliente del Clúster" },
-        payment_intent: `pi_${purchase.id.replaceAll("-", "")}`,
-        metadata: { purchase_id: purchase.id },
-      },
-    },
-  };
-}
+const purchaseRef = (purchase: PurchaseRow): PurchaseRef => ({
+  id: purchase.id,
+  checkoutSessionId: purchase.checkout_session_id,
+  price: purchase.price,
+});
+const paymentIntentOf = (purchase: PurchaseRow) => `pi_${purchase.id.replaceAll("-", "")}`;
 
-export function refundEvent(id: string, purchase: PurchaseRow) {
-  return {
-    id,
-    object: "event",
-    type: "charge.refunded",
-    created: Math.floor(Date.now() / 1000),
-    livemode: false,
-    data: {
-      object: {
-        id: `ch_${purchase.id.replaceAll("-", "")}`,
-        object: "charge",
-        amount: purchase.price,
-        amount_refunded: purchase.price,
-        refunded: true,
-        currency: "eur",
-        payment_intent: `pi_${purchase.id.replaceAll("-", "")}`,
-        metadata: {},
-      },
+export const completionEvent = (id: string, purchase: PurchaseRow, payer: string) =>
+  checkoutSessionEvent("checkout.session.completed", purchaseRef(purchase), {
+    eventId: id,
+    email: payer,
+    name: "Cliente del Clúster",
+    paymentIntent: paymentIntentOf(purchase),
+  });
+
+export const refundEvent = (id: string, purchase: PurchaseRow) =>
+  chargeRefundedEvent(
+    {
+      chargeId: `ch_${purchase.id.replaceAll("-", "")}`,
+      paymentIntent: paymentIntentOf(purchase),
+      amount: purchase.price,
     },
-  };
-}
+    { eventId: id },
+  );
 
 // ---------------------------------------------------------------------------------------------
 // Checks and figures

@@ -4,6 +4,7 @@
  * itself within 5 s of the database's return, and loses nothing a client was told was done.
  */
 import http from "node:http";
+import { SmtpPeer } from "../support/smtp-peer";
 import {
   adminQuery,
   check,
@@ -24,7 +25,6 @@ import {
   withDatabase,
   type Instance,
 } from "./harness";
-import { MailPeer } from "./mail-peer";
 import { startPrivatePostgres, type PrivatePostgres } from "./private-postgres";
 import pg from "pg";
 
@@ -38,7 +38,7 @@ type Sample = { at: number; ok: boolean; status: number; ms: number };
 
 export async function postgresRestartSuite(buildRoot: string) {
   const postgres: PrivatePostgres = await startPrivatePostgres();
-  const mail = await new MailPeer().start();
+  const mail = await new SmtpPeer().start();
   let instance: Instance | undefined;
   let pool: pg.Pool | undefined;
   try {

@@ -5,6 +5,7 @@
  * within seconds, and the outbox it leaves is sent by the next instance, each mail once.
  */
 import http from "node:http";
+import { outboxMessageId, SmtpPeer } from "../support/smtp-peer";
 import {
   check,
   clientAddress,
@@ -20,7 +21,6 @@ import {
   waitFor,
   type Instance,
 } from "./harness";
-import { MailPeer, outboxMessageId } from "./mail-peer";
 
 const LOAD_CONNECTIONS = 20;
 const IDLE_CONNECTIONS = 5;
@@ -30,7 +30,7 @@ const SMTP_DELAY_MS = 20;
 type Outcome = "sent" | "refused-503" | "refused-at-connect" | "failed";
 
 export async function sigtermSuite(buildRoot: string) {
-  const mail = await new MailPeer(SMTP_DELAY_MS).start();
+  const mail = await new SmtpPeer({ delayMs: SMTP_DELAY_MS }).start();
   const db = await createDatabase(SHARED_POSTGRES_URL, "sigterm");
   const options = {
     buildRoot,

@@ -1,6 +1,6 @@
 import AxeBuilder from "@axe-core/playwright";
 import type { Page } from "@playwright/test";
-import { createVerifiedCustomer } from "./accounts-helpers";
+import { createVerifiedCustomer, signInAsAdmin } from "./accounts-helpers";
 import { expect, openPage, publicPaths, test } from "./fixtures";
 
 async function seriousViolations(page: Page) {
@@ -65,11 +65,7 @@ test("the customer area has no serious or critical axe violations", async ({ pag
 });
 
 test("the admin panel's tabs have no serious or critical axe violations", async ({ page }) => {
-  await openPage(page, "/login");
-  await page.getByLabel("Email").fill("admin@verticedigital.es");
-  await page.getByLabel("Contraseña").fill("admin-password-e2e");
-  await page.getByRole("button", { name: "Iniciar Sesión" }).click();
-  await expect(page).toHaveURL(/\/admin$/);
+  await signInAsAdmin(page);
   for (const path of [
     "/admin",
     "/admin?tab=consultas",

@@ -39,19 +39,24 @@ export async function createVerifiedCustomer(page: Page, password = "contraseña
   return { email, password };
 }
 
-/**
- * A browser of its own for the administrator of the test server (playwright.config.ts), signed
- * in at /login; its cookie choice stored, as the `page` fixture does.
- */
-export async function signedInAdminPage(browser: Browser) {
-  const context = await browser.newContext();
-  await rememberCookieChoice(context, "rejected");
-  const page = await context.newPage();
+/** Signs the administrator of the test server (playwright.config.ts) in at /login on `page`. */
+export async function signInAsAdmin(page: Page) {
   await openPage(page, "/login");
   await page.getByLabel("Email").fill("admin@verticedigital.es");
   await page.getByLabel("Contraseña").fill("admin-password-e2e");
   await page.getByRole("button", { name: "Iniciar Sesión" }).click();
   await expect(page).toHaveURL(/\/admin$/);
+}
+
+/**
+ * A browser of its own for the administrator of the test server, signed in at /login; its
+ * cookie choice stored, as the `page` fixture does.
+ */
+export async function signedInAdminPage(browser: Browser) {
+  const context = await browser.newContext();
+  await rememberCookieChoice(context, "rejected");
+  const page = await context.newPage();
+  await signInAsAdmin(page);
   await expect(page.locator("html[data-hydrated]")).toBeAttached();
   return page;
 }

@@ -1,6 +1,7 @@
 import type { Browser, Page } from "@playwright/test";
-import { createVerifiedCustomer, toast } from "./accounts-helpers";
+import { createVerifiedCustomer, signInAsAdmin, toast } from "./accounts-helpers";
 import { expect, openPage, test } from "./fixtures";
+import { mailboxEntries } from "./mailbox";
 import { payInDialog } from "./purchase-helpers";
 
 /**
@@ -20,11 +21,7 @@ async function buy(page: Page, path: string) {
 
 async function staffPaymentPage(browser: Browser, customerEmail: string) {
   const staff = await browser.newPage();
-  await openPage(staff, "/login");
-  await staff.getByLabel("Email").fill("admin@verticedigital.es");
-  await staff.getByLabel("Contraseña").fill("admin-password-e2e");
-  await staff.getByRole("button", { name: "Iniciar Sesión" }).click();
-  await expect(staff).toHaveURL(/\/admin$/);
+  await signInAsAdmin(staff);
   await openPage(staff, `/admin?tab=pagos&q=${encodeURIComponent(customerEmail)}`);
   await staff.getByRole("link", { name: /^Ver el pago de/ }).click();
   await expect(staff.getByRole("heading", { level: 1 })).toHaveText(/^Pago de /);
@@ -58,10 +55,7 @@ test("a withdrawal inside 14 days is confirmed, mailed with its date and shown t
 
   await openPage(page, "/dev/correo");
   await expect(
-    page
-      .getByRole("link")
-      .filter({ hasText: `Para: ${email}` })
-      .filter({ hasText: "Hemos recibido tu desistimiento: Desarrollo Web" }),
+    mailboxEntries(page, email, "Hemos recibido tu desistimiento: Desarrollo Web"),
   ).toBeVisible();
 
   const staff = await staffPaymentPage(browser, email);
@@ -91,9 +85,6 @@ test("the staff move the delivery on, the customer sees it, and once delivered n
   await expect(item.getByRole("link", { name: "Desistir del contrato" })).toHaveCount(0);
   await openPage(page, "/dev/correo");
   await expect(
-    page
-      .getByRole("link")
-      .filter({ hasText: `Para: ${email}` })
-      .filter({ hasText: /^Tu compra Reputación Digital: entregado/ }),
+    mailboxEntries(page, email, /^Tu compra Reputación Digital: entregado/),
   ).toBeVisible();
 });

@@ -1,5 +1,5 @@
 import type { Page, Request } from "@playwright/test";
-import { ANALYTICS_COOKIE } from "../../app/features/privacy/cookie-consent";
+import { ANALYTICS_COOKIE } from "../../app/features/consent/cookie-consent";
 import { signedInAdminPage } from "./accounts-helpers";
 import { contactForm } from "./contact-helpers";
 import { expect, openPage, test } from "./fixtures";

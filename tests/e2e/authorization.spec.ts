@@ -6,8 +6,8 @@ import {
 } from "@playwright/test";
 import routes from "../../app/routes";
 import { expressRoutes } from "../../app/platform/http/express-routes";
-import { createVerifiedCustomer } from "./accounts-helpers";
-import { expect, openPage, test } from "./fixtures";
+import { createVerifiedCustomer, signInAsAdmin } from "./accounts-helpers";
+import { expect, test } from "./fixtures";
 import { linksOfLatestMail } from "./mailbox";
 import {
   authorizationMatrix,
@@ -39,11 +39,7 @@ test.beforeAll(async ({ browser, baseURL }) => {
   const otherPage = await browser.newPage();
   await createVerifiedCustomer(otherPage);
   const adminPage = await browser.newPage();
-  await openPage(adminPage, "/login");
-  await adminPage.getByLabel("Email").fill("admin@verticedigital.es");
-  await adminPage.getByLabel("Contraseña").fill("admin-password-e2e");
-  await adminPage.getByRole("button", { name: "Iniciar Sesión" }).click();
-  await expect(adminPage).toHaveURL(/\/admin$/);
+  await signInAsAdmin(adminPage);
 
   sessions = {
     anonymous: await contextFor(),

@@ -1,5 +1,5 @@
 import type { Page } from "@playwright/test";
-import { COOKIE_POLICY_VERSION } from "../../app/features/privacy/cookie-consent";
+import { COOKIE_POLICY_VERSION } from "../../app/features/consent/cookie-consent";
 import { expect, openPage, rememberCookieChoice, test } from "./fixtures";
 
 test.use({ storedConsent: null });

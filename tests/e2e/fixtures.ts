@@ -1,5 +1,5 @@
 import { test as base, expect, type BrowserContext, type Page } from "@playwright/test";
-import { COOKIE_POLICY_VERSION } from "../../app/features/privacy/cookie-consent";
+import { COOKIE_POLICY_VERSION } from "../../app/features/consent/cookie-consent";
 
 type Options = {
   /** Store a cookie choice before each page loads, so the banner stays out of the way. */

@@ -1,6 +1,7 @@
 import type { Page } from "@playwright/test";
 import { createVerifiedCustomer, toast } from "./accounts-helpers";
 import { expect, openPage, test } from "./fixtures";
+import { mailboxEntries } from "./mailbox";
 import { payInDialog } from "./purchase-helpers";
 
 const dialog = (page: Page) => page.getByRole("dialog");
@@ -58,10 +59,7 @@ test("a simulated refund of a completed payment shows 'Reembolsado' and mails th
   await expect(page.getByRole("definition").filter({ hasText: "€" })).toHaveText("0,00€");
   await openPage(page, "/dev/correo");
   await expect(
-    page
-      .getByRole("link")
-      .filter({ hasText: `Para: ${customer.email}` })
-      .filter({ hasText: "Reembolso de tu compra: Ciberseguridad" }),
+    mailboxEntries(page, customer.email, "Reembolso de tu compra: Ciberseguridad"),
   ).toBeVisible();
 });
 

@@ -1,5 +1,6 @@
 import { expect, openPage, test } from "./fixtures";
 import { signUp, uniqueEmail } from "./accounts-helpers";
+import { mailboxEntries } from "./mailbox";
 
 // The server renders in UTC; this browser lives five or six hours behind it.
 test.use({ timezoneId: "America/New_York" });
@@ -17,10 +18,7 @@ test("a browser in another time zone hydrates dated pages without a mismatch, in
   await expect(page).toHaveURL(/\/verificar-email$/);
 
   await openPage(page, "/dev/correo");
-  const entry = page
-    .getByRole("link")
-    .filter({ hasText: `Para: ${email}` })
-    .first();
+  const entry = mailboxEntries(page, email).first();
   await expect(entry).toBeVisible();
   const time = entry.locator("time");
   const instant = new Date((await time.getAttribute("datetime"))!);

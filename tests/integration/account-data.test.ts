@@ -1,9 +1,8 @@
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { getViewer } from "~/features/accounts/session.server";
 import { exportAccountData, exportFileName } from "~/features/privacy/account-data.server";
 import { getConfig } from "~/platform/config.server";
-import { openTicket } from "~/features/support/tickets.server";
+import { openTicket } from "~/features/support/customer-tickets.server";
 import {
   profiles,
   purchases,
@@ -16,7 +15,8 @@ import {
 import { takeToast } from "~/platform/http/toast.server";
 import { action as deleteAccount } from "~/routes/mi-cuenta-eliminar";
 import { loader as exportLoader } from "~/routes/mi-cuenta-exportar";
-import { formPost, signedInCustomer } from "../support/customer-session";
+import { formPost, signedInCustomer, viewerOf } from "../support/customer-session";
+import { insertPurchase } from "../support/purchases";
 import { setupTestDatabase } from "../support/test-database";
 
 const database = setupTestDatabase();
@@ -33,20 +33,14 @@ async function customer(email: string) {
     .update(profiles)
     .set({ fullName: "Ana García", phone: "+34 600 000 000" })
     .where(eq(profiles.id, userId));
-  await database.db.insert(purchases).values({
+  await insertPurchase(database.db, {
     userId,
-    serviceId: 4,
-    serviceName: "Ciberseguridad",
-    price: 44_900,
     status: "completed",
     provider: "simulated",
     completedAt: new Date(),
   });
   return { cookie, userId };
 }
-
-const viewerOf = async (cookie: string) =>
-  (await getViewer(new Request(getConfig().siteUrl, { headers: { Cookie: cookie } }))).viewer;
 
 describe("the data export", () => {
   it("holds the account, profile, purchases and totals of the customer, and no one else's", async () => {

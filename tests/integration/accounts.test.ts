@@ -67,21 +67,24 @@ describe("sign-up", () => {
       password,
       confirmPassword: password,
     });
-    expect(answer).toEqual({ status: 409, body: { error: "alreadyRegistered" } });
+    expect(answer).toEqual({
+      status: 409,
+      body: { errors: [{ code: "alreadyRegistered", field: "email" }] },
+    });
   });
 
   it("enforces the password and e-mail limits on the server", async () => {
     expect(
       (await run(signUp, { email: "a@b.es", password: "short", confirmPassword: "short" })).body,
-    ).toEqual({ error: "passwordTooShort" });
+    ).toEqual({ errors: [{ code: "passwordTooShort", field: "password" }] });
     const long = "x".repeat(101);
     expect(
       (await run(signUp, { email: "a@b.es", password: long, confirmPassword: long })).body,
-    ).toEqual({ error: "passwordTooLong" });
+    ).toEqual({ errors: [{ code: "passwordTooLong", field: "password" }] });
     expect(
       (await run(signUp, { email: `${"a".repeat(251)}@b.es`, password, confirmPassword: password }))
         .body,
-    ).toEqual({ error: "emailTooLong" });
+    ).toEqual({ errors: [{ code: "emailTooLong", field: "email" }] });
   });
 });
 
@@ -116,7 +119,7 @@ describe("sign-in failures", () => {
       .set({ password: "not-a-hash" })
       .where(eq(accounts.userId, user!.id));
     const answer = await run(customerSignIn, { email: "broken-hash@example.com", password });
-    expect(answer).toEqual({ status: 503, body: { error: "signInFailed" } });
+    expect(answer).toEqual({ status: 503, body: { errors: [{ code: "signInFailed" }] } });
   });
 });
 
@@ -198,11 +201,11 @@ describe("the profile", () => {
     await submit(viewer, { intent: "save", fullName: "Luis" });
     expect(await submit(viewer, { intent: "save", fullName: "Otro", phone: "llámame" })).toEqual({
       status: 400,
-      body: { error: "phoneInvalid" },
+      body: { errors: [{ code: "phoneInvalid", field: "phone" }] },
     });
     expect(await submit(viewer, { intent: "save", bio: "b".repeat(501) })).toMatchObject({
       status: 400,
-      body: { error: "bioTooLong" },
+      body: { errors: [{ code: "bioTooLong" }] },
     });
     expect((await profileOf(viewer.id)).fullName).toBe("Luis");
     expect(await submit(viewer, { intent: "borrar-todo" })).toMatchObject({ status: 400 });

@@ -4,11 +4,10 @@ import pino from "pino";
 import { describe, expect, it } from "vitest";
 import { adminSignIn } from "~/features/accounts/account-actions.server";
 import { ensureAdmin } from "~/features/accounts/admin-accounts.server";
-import { getAuth } from "~/features/accounts/auth.server";
-import { getViewer, isAdmin } from "~/features/accounts/session.server";
-import { getConfig } from "~/platform/config.server";
+import { getAuth } from "~/features/identity/auth.server";
+import { isAdmin } from "~/features/identity/session.server";
 import { profiles, sessions, users } from "~/platform/db/schema";
-import { formPost, signedInCustomer } from "../support/customer-session";
+import { formPost, signedInCustomer, viewerOf } from "../support/customer-session";
 import { setupTestDatabase } from "../support/test-database";
 
 const database = setupTestDatabase();
@@ -41,10 +40,7 @@ async function adminLogin(email: string, password: string) {
   return { status: answer.init?.status ?? 200, location: null };
 }
 
-const signedIn = async (cookie: string) =>
-  Boolean(
-    (await getViewer(new Request(getConfig().siteUrl, { headers: { Cookie: cookie } }))).viewer,
-  );
+const signedIn = async (cookie: string) => Boolean(await viewerOf(cookie));
 
 const userByEmail = async (email: string) =>
   (await database.db.select().from(users).where(eq(users.email, email)))[0]!;

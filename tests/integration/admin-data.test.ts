@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { dashboardFigures, listTab } from "~/features/admin/admin-data.server";
+import { dashboardFigures } from "~/features/admin/dashboard.server";
+import { listTab } from "~/features/admin/tabs/list-tabs.server";
 import type { AdminListTab, AdminView } from "~/features/admin/admin-tabs";
 import { contactInquiries, payments, purchases } from "~/platform/db/schema";
 import { setupTestDatabase } from "../support/test-database";

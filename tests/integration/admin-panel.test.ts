@@ -1,16 +1,12 @@
 import { and, eq, sql } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
-import {
-  adminExport,
-  EXPORT_PAGE_ROWS,
-  sqlCsvText,
-  sqlEuros,
-  sqlShortDateTime,
-} from "~/features/admin/admin-csv.server";
+import { adminExport, EXPORT_PAGE_ROWS } from "~/features/admin/admin-csv.server";
 import { adminAction } from "~/features/admin/admin-actions.server";
-import { adminPanel, SEARCH_COUNT_CAP } from "~/features/admin/admin-data.server";
+import { adminPanel } from "~/features/admin/admin-panel.server";
+import { sqlCsvText, sqlEuros, sqlShortDateTime } from "~/features/admin/tabs/csv-cells.server";
+import { SEARCH_COUNT_CAP } from "~/features/admin/tabs/list-query.server";
 import { grantAdmin, revokeAdmin } from "~/features/admin/admin-roles.server";
-import type { Viewer } from "~/features/accounts/session.server";
+import type { Viewer } from "~/features/identity/session.server";
 import { getConfig } from "~/platform/config.server";
 import { formatDate } from "~/ui/dates";
 import { formatPrice } from "~/features/catalogue/services";

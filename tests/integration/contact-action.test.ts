@@ -42,7 +42,7 @@ beforeEach(async () => {
 describe("the contact action", () => {
   it("stores a valid enquiry with its two mails", async () => {
     const answer = await submit(valid);
-    expect(answer).toMatchObject({ status: 200, body: { status: "sent" } });
+    expect(answer).toMatchObject({ status: 200, body: { notice: "sent" } });
     const [row] = await database.db.select().from(contactInquiries);
     expect(row).toMatchObject({
       name: "Luis Pérez",
@@ -56,7 +56,6 @@ describe("the contact action", () => {
     const answer = await submit({ name: "L", email: "luis", service: "", message: "corto" });
     expect(answer.status).toBe(400);
     expect(answer.body).toMatchObject({
-      status: "invalid",
       errors: [
         { field: "name", code: "nameTooShort" },
         { field: "email", code: "emailInvalid" },
@@ -85,7 +84,7 @@ describe("the contact action", () => {
 
   it("drops an enquiry whose honeypot is filled while answering like a success", async () => {
     const answer = await submit({ ...valid, website: "https://spam.example" });
-    expect(answer).toMatchObject({ status: 200, body: { status: "sent" } });
+    expect(answer).toMatchObject({ status: 200, body: { notice: "sent" } });
     expect(await database.db.select().from(contactInquiries)).toHaveLength(0);
   });
 
@@ -93,7 +92,7 @@ describe("the contact action", () => {
     for (let i = 0; i < 5; i++) expect((await submit(valid)).status).toBe(200);
     const refused = await submit(valid);
     expect(refused.status).toBe(429);
-    expect(refused.body).toMatchObject({ status: "rate-limited" });
+    expect(refused.body).toMatchObject({ errors: [{ code: "rate-limited" }] });
     expect(Number(refused.headers["Retry-After"])).toBeGreaterThan(500);
     expect((await submit(valid, "198.51.100.1")).status).toBe(200);
     expect(await database.db.select().from(contactInquiries)).toHaveLength(6);
@@ -120,7 +119,7 @@ describe("the contact action's limits on mail to the visitor", () => {
     ];
     for (const [i, email] of spellings.entries()) {
       const answer = await submit({ ...valid, email }, `198.51.100.${i + 1}`);
-      expect(answer).toMatchObject({ status: 200, body: { status: "sent" } });
+      expect(answer).toMatchObject({ status: 200, body: { notice: "sent" } });
     }
     expect(await database.db.select().from(contactInquiries)).toHaveLength(4);
     expect(await mailsOfKind("contact-inbox")).toHaveLength(4);
@@ -145,7 +144,10 @@ describe("the contact action with the human check on", () => {
     });
     for (const altcha of [undefined, "", "no es una solución", forged]) {
       const answer = await submit(altcha === undefined ? valid : { ...valid, altcha });
-      expect(answer).toMatchObject({ status: 400, body: { status: "human-check-failed" } });
+      expect(answer).toMatchObject({
+        status: 400,
+        body: { errors: [{ code: "human-check-failed" }] },
+      });
     }
     expect(await database.db.select().from(contactInquiries)).toHaveLength(0);
     expect(await database.db.select().from(mailOutbox)).toHaveLength(0);
@@ -155,7 +157,7 @@ describe("the contact action with the human check on", () => {
     const altcha = await solveHumanCheck(await newChallenge());
     expect(await submit({ ...valid, altcha })).toMatchObject({
       status: 200,
-      body: { status: "sent" },
+      body: { notice: "sent" },
     });
     expect(await submit({ ...valid, altcha })).toMatchObject({ status: 400 });
     expect(await database.db.select().from(contactInquiries)).toHaveLength(1);

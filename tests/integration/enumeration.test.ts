@@ -189,7 +189,7 @@ describe("password recovery (/recuperar-password)", () => {
     const first = answers.get(KNOWN)![0];
     expect(first).toEqual({
       status: 200,
-      body: { sent: true, email: "<address>" },
+      body: { notice: "resetMailSent", email: "<address>" },
       cookies: [],
       headers: [],
     });
@@ -206,7 +206,7 @@ describe("the timing comparison", () => {
     const leaky: Action = async (input) => {
       const email = String((await input.request.clone().formData()).get("email"));
       const [user] = await database.db.select().from(users).where(eq(users.email, email));
-      if (!user) return data({ error: "wrongCredentials" }, { status: 401 });
+      if (!user) return data({ errors: [{ code: "wrongCredentials" }] }, { status: 401 });
       return customerSignIn(input);
     };
     const { answers, verdicts } = await compare(

@@ -4,13 +4,12 @@ import type { AddressInfo } from "node:net";
 import path from "node:path";
 import { eq, like } from "drizzle-orm";
 import fc from "fast-check";
-import Stripe from "stripe";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { adminSignIn } from "~/features/accounts/account-actions.server";
 import { recoverySchema } from "~/features/accounts/account-schemas";
 import { ensureAdmin } from "~/features/accounts/admin-accounts.server";
-import { getAuth } from "~/features/accounts/auth.server";
-import { pendingVerificationCookie } from "~/features/accounts/session.server";
+import { getAuth } from "~/features/identity/auth.server";
+import { pendingVerificationCookie } from "~/features/identity/journey-cookies.server";
 import { startCheckout } from "~/features/payments/checkout.server";
 import { handleWebhook } from "~/features/payments/webhook.server";
 import { getConfig, resetConfigForTests } from "~/platform/config.server";
@@ -46,6 +45,7 @@ import {
 import { databaseProblems, mailHeaderProblems } from "../support/hostile-invariants";
 import { capturedLines, captureConsole, SecretRegistry } from "../support/hostile-logs";
 import { hostileRoutes, type FixtureId, type HostileRoute } from "../support/hostile-routes";
+import { stripeSignature } from "../support/stripe-events";
 import { setupTestDatabase } from "../support/test-database";
 
 /**
@@ -575,17 +575,17 @@ describe("inputs the flood found (each answered a 5xx, or logged a secret, befor
         expect([module, answer.status, answer.body]).toEqual([
           module,
           400,
-          { error: "emailInvalid" },
+          { errors: [{ code: "emailInvalid", field: "email" }] },
         ]);
       }
       const recovery = await requestRoute("routes/recuperar-password.tsx", "action", {
         fields: { email },
       });
-      expect(recovery).toMatchObject({ status: 400, body: { error: "emailInvalid" } });
+      expect(recovery).toMatchObject({ status: 400, body: { errors: [{ code: "emailInvalid" }] } });
       const signUp = await requestRoute("routes/registro.tsx", "action", {
         fields: { email, password: "Clave-cualquiera-31", confirmPassword: "Clave-cualquiera-31" },
       });
-      expect(signUp).toMatchObject({ status: 400, body: { error: "emailInvalid" } });
+      expect(signUp).toMatchObject({ status: 400, body: { errors: [{ code: "emailInvalid" }] } });
     }
   });
 
@@ -598,7 +598,7 @@ describe("inputs the flood found (each answered a 5xx, or logged a secret, befor
         message: "Hola\u0000, quiero saber más.",
       },
     });
-    expect(answer).toMatchObject({ status: 200, body: { status: "sent" } });
+    expect(answer).toMatchObject({ status: 200, body: { notice: "sent" } });
   });
 
   it("a profile whose fields hold NUL bytes is saved without them", async () => {
@@ -619,7 +619,7 @@ describe("inputs the flood found (each answered a 5xx, or logged a secret, befor
         confirmPassword: "Nueva-clave-8812",
       },
     });
-    expect(answer).toMatchObject({ status: 400, body: { error: "resetLinkInvalid" } });
+    expect(answer).toMatchObject({ status: 400, body: { errors: [{ code: "resetLinkInvalid" }] } });
   });
 
   it("a simulated checkout id with a NUL byte is not found", async () => {
@@ -783,10 +783,6 @@ describe.each(hostileRoutes.map((route) => [route.name, route] as const))("%s", 
 });
 
 describe("the Stripe webhook (POST /api/stripe/webhook)", () => {
-  const stripe = new Stripe("sk_test_hostile");
-  const sign = (payload: string, secret: string, timestamp?: number) =>
-    stripe.webhooks.generateTestHeaderString({ payload, secret, timestamp });
-
   const eventTypes = fc.constantFrom(
     "checkout.session.completed",
     "checkout.session.async_payment_succeeded",
@@ -830,11 +826,11 @@ describe("the Stripe webhook (POST /api/stripe/webhook)", () => {
           const secret = getConfig().stripe.webhookSecret;
           const header =
             kind === "forged"
-              ? sign(text, "whsec_someone_else")
+              ? stripeSignature(text, "whsec_someone_else")
               : kind === "stale"
-                ? sign(text, secret, Math.floor(Date.now() / 1000) - 3_600)
+                ? stripeSignature(text, secret, Math.floor(Date.now() / 1000) - 3_600)
                 : kind === "other body"
-                  ? sign(`${text} `, secret)
+                  ? stripeSignature(`${text} `, secret)
                   : kind;
           let answer: { status: number; body: string };
           try {
@@ -927,7 +923,7 @@ describe("the Stripe webhook (POST /api/stripe/webhook)", () => {
             answer = await handleWebhook(
               database.db,
               payload,
-              sign(payload, getConfig().stripe.webhookSecret),
+              stripeSignature(payload, getConfig().stripe.webhookSecret),
             );
           } catch (error) {
             tally("webhook (signed)", 500);

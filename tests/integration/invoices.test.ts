@@ -1,17 +1,18 @@
 import { randomUUID } from "node:crypto";
 import { asc, eq, sql } from "drizzle-orm";
-import Stripe from "stripe";
 import { extractText } from "unpdf";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   customerInvoiceDownload,
   issueSaleInvoice,
   staffInvoiceDownload,
-} from "~/features/payments/invoices.server";
-import { handleWebhook } from "~/features/payments/webhook.server";
+} from "~/features/billing/invoices.server";
 import { getConfig, resetConfigForTests } from "~/platform/config.server";
-import { invoices, mailOutbox, profiles, purchases } from "~/platform/db/schema";
+import { invoices, mailOutbox, profiles } from "~/platform/db/schema";
 import { signedInCustomer } from "../support/customer-session";
+import { insertPurchase, type Purchase } from "../support/purchases";
+import { chargeRefundedEvent, checkoutSessionEvent } from "../support/stripe-events";
+import { deliverStripeEvent } from "../support/stripe-webhook";
 import { setupTestDatabase } from "../support/test-database";
 
 /**
@@ -21,7 +22,6 @@ import { setupTestDatabase } from "../support/test-database";
  */
 const database = setupTestDatabase();
 const WEBHOOK_SECRET = "whsec_test_invoices";
-const stripe = new Stripe("sk_test_invoices");
 const saved = { ...process.env };
 let customer: { userId: string };
 
@@ -39,61 +39,23 @@ afterAll(() => {
   resetConfigForTests();
 });
 
-async function pendingPurchase(userId: string | null, price = 14_900) {
-  const [purchase] = await database.db
-    .insert(purchases)
-    .values({
-      userId,
-      serviceId: 2,
-      serviceName: "Asistencia Informática",
-      price,
-      provider: "stripe",
-      checkoutSessionId: `cs_test_${randomUUID()}`,
-    })
-    .returning();
-  return purchase!;
-}
-
-function deliver(event: object) {
-  const payload = JSON.stringify(event);
-  const header = stripe.webhooks.generateTestHeaderString({ payload, secret: WEBHOOK_SECRET });
-  return handleWebhook(database.db, payload, header);
-}
-
-const eventBase = (type: string, object: object) => ({
-  id: `evt_${randomUUID()}`,
-  object: "event",
-  type,
-  created: Math.floor(Date.now() / 1000),
-  livemode: false,
-  data: { object },
-});
-
-function paid(purchase: typeof purchases.$inferSelect, paymentIntent = `pi_${randomUUID()}`) {
-  return eventBase("checkout.session.completed", {
-    id: purchase.checkoutSessionId,
-    object: "checkout.session",
-    amount_total: purchase.price,
-    currency: "eur",
-    payment_status: "paid",
-    customer_details: { email: "facturas@example.com", name: "Cliente de Facturas" },
-    payment_intent: paymentIntent,
-    metadata: { purchase_id: purchase.id },
+const pendingPurchase = (userId: string | null, price = 14_900) =>
+  insertPurchase(database.db, {
+    userId,
+    serviceId: 2,
+    serviceName: "Asistencia Informática",
+    price,
+    checkoutSessionId: `cs_test_${randomUUID()}`,
   });
-}
 
-function refunded(paymentIntent: string, amount: number) {
-  return eventBase("charge.refunded", {
-    id: `ch_${randomUUID()}`,
-    object: "charge",
-    amount,
-    amount_refunded: amount,
-    refunded: true,
-    currency: "eur",
-    payment_intent: paymentIntent,
-    metadata: {},
+const deliver = (event: object) => deliverStripeEvent(database.db, event);
+
+const paid = (purchase: Purchase, paymentIntent?: string) =>
+  checkoutSessionEvent("checkout.session.completed", purchase, {
+    email: "facturas@example.com",
+    name: "Cliente de Facturas",
+    paymentIntent,
   });
-}
 
 const invoiceOf = async (purchaseId: string, series: "F" | "R" = "F") =>
   (
@@ -271,7 +233,10 @@ describe("a refund", () => {
     const purchase = await pendingPurchase(customer.userId);
     await deliver(paid(purchase, "pi_refund_twice"));
     const original = (await invoiceOf(purchase.id))!;
-    const refund = refunded("pi_refund_twice", purchase.price);
+    const refund = chargeRefundedEvent({
+      paymentIntent: "pi_refund_twice",
+      amount: purchase.price,
+    });
     for (const event of [refund, refund, { ...refund, id: `evt_${randomUUID()}` }])
       expect(await deliver(event)).toEqual({ status: 200, body: "ok" });
 

@@ -8,7 +8,7 @@ import {
   signUp,
 } from "~/features/accounts/account-actions.server";
 import { ensureAdmin } from "~/features/accounts/admin-accounts.server";
-import { getAuth } from "~/features/accounts/auth.server";
+import { getAuth } from "~/features/identity/auth.server";
 import { mailOutbox, rateLimitBuckets, users } from "~/platform/db/schema";
 import { runAction, type ActionAnswer } from "../support/account-actions";
 import { setupTestDatabase } from "../support/test-database";
@@ -52,7 +52,7 @@ const refusal = (answer: ActionAnswer) => {
 
 const locked = (seconds: number) => ({
   status: 429,
-  body: { error: "tooManyAttempts" },
+  body: { errors: [{ code: "tooManyAttempts" }] },
   lockSeconds: seconds,
 });
 
@@ -76,7 +76,7 @@ describe("failed sign-ins of one account", () => {
     for (let failure = 11; failure <= 17; failure++) {
       expect((await signIn(email, `intento-${failure}`)).status).toBe(401);
       const next = refusal(await signIn(email, "otro-intento-mas"));
-      expect(next).toMatchObject({ status: 429, body: { error: "tooManyAttempts" } });
+      expect(next).toMatchObject({ status: 429, body: { errors: [{ code: "tooManyAttempts" }] } });
       locks.push(next.lockSeconds!);
       // Even the right password waits until the lock ends.
       expect((await signIn(email, password)).status).toBe(429);
@@ -118,7 +118,11 @@ describe("failed sign-ins of one account", () => {
       answers.push({ eleventh: refusal(eleventh), next: refusal(await signIn(email, "x-12")) });
     }
     expect(answers[0]).toEqual({
-      eleventh: { status: 401, body: { error: "wrongCredentials" }, lockSeconds: null },
+      eleventh: {
+        status: 401,
+        body: { errors: [{ code: "wrongCredentials" }] },
+        lockSeconds: null,
+      },
       next: locked(60),
     });
     expect(answers[1]).toEqual(answers[0]);
@@ -162,7 +166,7 @@ describe("common passwords", () => {
       });
       expect({ status: answer.status, body: answer.body }).toEqual({
         status: 400,
-        body: { error: "passwordTooCommon" },
+        body: { errors: [{ code: "passwordTooCommon", field: "password" }] },
       });
       expect(await database.db.select().from(users).where(eq(users.email, email))).toHaveLength(0);
     }
@@ -181,7 +185,7 @@ describe("common passwords", () => {
     const refused = await choose("password1");
     expect({ status: refused.status, body: refused.body }).toEqual({
       status: 400,
-      body: { error: "passwordTooCommon" },
+      body: { errors: [{ code: "passwordTooCommon", field: "password" }] },
     });
     expect((await choose("nueva-y-rara-contraseña-42")).body).toBe("/login-cliente");
   });

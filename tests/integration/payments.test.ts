@@ -1,5 +1,4 @@
 import { eq } from "drizzle-orm";
-import Stripe from "stripe";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startCheckout } from "~/features/payments/checkout.server";
 import { handleWebhook } from "~/features/payments/webhook.server";
@@ -15,12 +14,21 @@ import {
 } from "~/platform/db/schema";
 import { formPost, signedInCustomer } from "../support/customer-session";
 import { StripeStandIn } from "../support/stripe-stand-in";
+import {
+  chargeRefundedEvent,
+  checkoutSessionEvent,
+  paymentFailedEvent,
+  signEvent,
+  stripeSignature,
+  type CheckoutSessionEventType,
+  type PurchaseRef,
+} from "../support/stripe-events";
+import { deliverStripeEvent } from "../support/stripe-webhook";
 import { setupTestDatabase } from "../support/test-database";
 
 const database = setupTestDatabase();
 const standIn = new StripeStandIn();
 const WEBHOOK_SECRET = "whsec_test_integration_secret";
-const stripe = new Stripe("sk_test_integration");
 const saved = { ...process.env };
 
 let verifiedCookie = "";
@@ -40,45 +48,23 @@ async function customerSession(email: string, verified: boolean): Promise<string
   return (await signedInCustomer(email, { verified })).cookie;
 }
 
-function signed(event: object, timestamp?: number) {
-  const payload = JSON.stringify(event);
-  return {
-    payload,
-    header: stripe.webhooks.generateTestHeaderString({
-      payload,
-      secret: WEBHOOK_SECRET,
-      timestamp,
-    }),
-  };
-}
+const signed = (event: object, timestamp?: number) => signEvent(event, WEBHOOK_SECRET, timestamp);
+const deliver = (event: object) => deliverStripeEvent(database.db, event);
 
-function sessionEvent(
-  id: string,
-  type: string,
-  purchase: typeof purchases.$inferSelect,
-  fields: object = {},
-) {
-  return {
-    id,
-    object: "event",
-    type,
-    created: Math.floor(Date.now() / 1000),
-    livemode: false,
-    data: {
-      object: {
-        id: purchase.checkoutSessionId,
-        object: "checkout.session",
-        amount_total: purchase.price,
-        currency: "eur",
-        customer_email: "pagador@example.com",
-        customer_details: { email: "pagador@example.com", name: "Pagador" },
-        payment_intent: "pi_test_123",
-        metadata: { purchase_id: purchase.id },
-        ...fields,
-      },
-    },
-  };
-}
+/** A checkout.session.* event of the signed-in payer; `fields` as Stripe names them. */
+const sessionEvent = (
+  eventId: string,
+  type: CheckoutSessionEventType,
+  purchase: PurchaseRef,
+  fields: Record<string, unknown> = {},
+) =>
+  checkoutSessionEvent(type, purchase, {
+    eventId,
+    email: "pagador@example.com",
+    name: "Pagador",
+    paymentIntent: "pi_test_123",
+    fields,
+  });
 
 const purchaseById = async (id: string) =>
   (await database.db.select().from(purchases).where(eq(purchases.id, id)))[0];
@@ -160,7 +146,7 @@ describe("checkout", () => {
       ),
     ).toEqual({
       status: 403,
-      body: { error: "emailNotVerified" },
+      body: { errors: [{ code: "emailNotVerified" }] },
     });
     expect(
       unwrap(await startCheckout(formPost("/checkout", { serviceId: "4", immediateStart: "yes" }))),
@@ -178,7 +164,7 @@ describe("checkout", () => {
       ),
     ).toEqual({
       status: 400,
-      body: { error: "priceIdMissing" },
+      body: { errors: [{ code: "priceIdMissing" }] },
     });
     expect(
       unwrap(
@@ -197,10 +183,7 @@ describe("the webhook", () => {
       payment_status: "paid",
     });
     const { payload } = signed(event);
-    const forged = stripe.webhooks.generateTestHeaderString({
-      payload,
-      secret: "whsec_someone_else",
-    });
+    const forged = stripeSignature(payload, "whsec_someone_else");
     expect(await handleWebhook(database.db, payload, forged)).toMatchObject({ status: 400 });
     expect(await handleWebhook(database.db, payload, undefined)).toMatchObject({ status: 400 });
     const stale = signed(event, Math.floor(Date.now() / 1000) - 600);
@@ -234,30 +217,13 @@ describe("the webhook", () => {
       sessionEvent("evt_expired", "checkout.session.expired", purchase!, {
         payment_status: "unpaid",
       }),
-      {
-        id: "evt_pi_failed",
-        object: "event",
-        type: "payment_intent.payment_failed",
-        created: Math.floor(Date.now() / 1000),
-        data: {
-          object: {
-            id: "pi_test_123",
-            object: "payment_intent",
-            metadata: { purchase_id: purchase!.id },
-          },
-        },
-      },
+      paymentFailedEvent(purchase!, { eventId: "evt_pi_failed", paymentIntent: "pi_test_123" }),
     ];
     const deliveries = events.flatMap((event) => [event, event, event]);
     // A fixed shuffle, different from the natural order.
     const order = [5, 11, 0, 7, 3, 9, 1, 10, 4, 8, 2, 6];
-    for (const index of order) {
-      const { payload, header } = signed(deliveries[index]!);
-      expect(await handleWebhook(database.db, payload, header)).toEqual({
-        status: 200,
-        body: "ok",
-      });
-    }
+    for (const index of order)
+      expect(await deliver(deliveries[index]!)).toEqual({ status: 200, body: "ok" });
     const after = await purchaseById(purchase!.id);
     expect(after).toMatchObject({ status: "completed", paymentIntentId: "pi_test_123" });
     expect(after?.completedAt).toBeInstanceOf(Date);
@@ -293,12 +259,11 @@ describe("the webhook", () => {
       ),
     );
     const purchase = await purchaseBySession("cs_test_standin3");
-    const { payload, header } = signed(
+    await deliver(
       sessionEvent("evt_second", "checkout.session.completed", purchase!, {
         payment_status: "paid",
       }),
     );
-    await handleWebhook(database.db, payload, header);
     const [customer] = await database.db
       .select()
       .from(customers)
@@ -313,17 +278,15 @@ describe("the webhook", () => {
       ),
     );
     const purchase = await purchaseBySession("cs_test_standin4");
-    const unpaid = signed(
+    await deliver(
       sessionEvent("evt_unpaid", "checkout.session.completed", purchase!, {
         payment_status: "unpaid",
       }),
     );
-    await handleWebhook(database.db, unpaid.payload, unpaid.header);
     expect((await purchaseById(purchase!.id))?.status).toBe("pending");
-    const failed = signed(
+    await deliver(
       sessionEvent("evt_async_failed", "checkout.session.async_payment_failed", purchase!),
     );
-    await handleWebhook(database.db, failed.payload, failed.header);
     expect((await purchaseById(purchase!.id))?.status).toBe("failed");
   });
 });
@@ -341,32 +304,11 @@ describe("refunds", () => {
     return purchase!;
   }
 
-  function chargeRefunded(id: string, paymentIntent: string, amount: number, refunded: number) {
-    return {
-      id,
-      object: "event",
-      type: "charge.refunded",
-      created: Math.floor(Date.now() / 1000),
-      livemode: false,
-      data: {
-        object: {
-          id: `ch_${id}`,
-          object: "charge",
-          amount,
-          amount_refunded: refunded,
-          refunded: refunded === amount,
-          currency: "eur",
-          payment_intent: paymentIntent,
-          metadata: {},
-        },
-      },
-    };
-  }
-
-  async function deliver(event: object) {
-    const { payload, header } = signed(event);
-    return handleWebhook(database.db, payload, header);
-  }
+  const chargeRefunded = (id: string, paymentIntent: string, amount: number, refunded: number) =>
+    chargeRefundedEvent(
+      { chargeId: `ch_${id}`, paymentIntent, amount, amountRefunded: refunded },
+      { eventId: id },
+    );
 
   const customerTotals = async () =>
     (
@@ -535,7 +477,7 @@ describe("the consent to begin at once", () => {
       if (immediateStart !== undefined) fields.immediateStart = immediateStart;
       expect(unwrap(await startCheckout(formPost("/checkout", fields, verifiedCookie)))).toEqual({
         status: 400,
-        body: { error: "immediateStartConsentRequired" },
+        body: { errors: [{ code: "immediateStartConsentRequired", field: "immediateStart" }] },
       });
     }
     expect(await database.db.select({ id: purchases.id }).from(purchases)).toHaveLength(

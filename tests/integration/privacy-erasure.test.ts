@@ -1,12 +1,9 @@
 import { readFileSync, readdirSync } from "node:fs";
 import path from "node:path";
 import { eq, inArray, sql } from "drizzle-orm";
-import Stripe from "stripe";
 import { describe, expect, it } from "vitest";
-import { getViewer } from "~/features/accounts/session.server";
-import { handleWebhook, pruneWebhookEvents } from "~/features/payments/webhook.server";
+import { pruneWebhookEvents } from "~/features/payments/webhook.server";
 import { deleteAccountData } from "~/features/privacy/account-data.server";
-import { getConfig } from "~/platform/config.server";
 import {
   customers,
   invoices,
@@ -18,11 +15,13 @@ import {
   users,
   webhookEvents,
 } from "~/platform/db/schema";
-import { signedInCustomer } from "../support/customer-session";
+import { signedInCustomer, viewerOf } from "../support/customer-session";
+import { insertPurchase, type Purchase } from "../support/purchases";
+import { chargeRefundedEvent, checkoutSessionEvent } from "../support/stripe-events";
+import { deliverStripeEvent } from "../support/stripe-webhook";
 import { setupTestDatabase } from "../support/test-database";
 
 const database = setupTestDatabase();
-const stripe = new Stripe("sk_test_erasure");
 
 /** The billing details Stripe sends with a checkout session and a charge. */
 function billingDetails(email: string, name: string) {
@@ -41,75 +40,35 @@ function billingDetails(email: string, name: string) {
   };
 }
 
-function event(id: string, type: string, object: Record<string, unknown>) {
-  return {
-    id,
-    object: "event",
-    api_version: "2025-01-27.acacia",
-    type,
-    created: Math.floor(Date.now() / 1000),
-    livemode: false,
-    pending_webhooks: 1,
-    request: { id: null, idempotency_key: null },
-    data: { object },
-  };
-}
-
 /** A completed checkout session as Stripe sends it, with the payer's billing details. */
-function completedSession(
-  id: string,
-  purchase: typeof purchases.$inferSelect,
-  email: string,
-  name: string,
-) {
-  return event(id, "checkout.session.completed", {
-    id: purchase.checkoutSessionId,
-    object: "checkout.session",
-    mode: "payment",
-    status: "complete",
-    payment_status: "paid",
-    amount_total: purchase.price,
-    currency: "eur",
-    customer_email: email,
-    customer_details: { ...billingDetails(email, name), tax_exempt: "none", tax_ids: [] },
-    client_reference_id: purchase.id,
-    payment_intent: `pi_${purchase.checkoutSessionId}`,
-    metadata: { purchase_id: purchase.id, user_id: purchase.userId },
+const completedSession = (id: string, purchase: Purchase, email: string, name: string) =>
+  checkoutSessionEvent("checkout.session.completed", purchase, {
+    eventId: id,
+    email,
+    name,
+    paymentIntent: `pi_${purchase.checkoutSessionId}`,
+    fields: {
+      customer_details: { ...billingDetails(email, name), tax_exempt: "none", tax_ids: [] },
+    },
   });
-}
 
 /** A full refund as Stripe sends it: the charge carries billing details, not our metadata. */
-function fullRefund(
-  id: string,
-  purchase: typeof purchases.$inferSelect,
-  email: string,
-  name: string,
-) {
-  return event(id, "charge.refunded", {
-    id: `ch_${purchase.checkoutSessionId}`,
-    object: "charge",
-    amount: purchase.price,
-    amount_refunded: purchase.price,
-    currency: "eur",
-    paid: true,
-    refunded: true,
-    status: "succeeded",
-    billing_details: billingDetails(email, name),
-    receipt_email: email,
-    payment_intent: `pi_${purchase.checkoutSessionId}`,
-    payment_method_details: { type: "card", card: { brand: "visa", last4: "4242" } },
-    metadata: {},
-  });
-}
+const fullRefund = (id: string, purchase: Purchase, email: string, name: string) =>
+  chargeRefundedEvent(
+    {
+      chargeId: `ch_${purchase.checkoutSessionId}`,
+      paymentIntent: `pi_${purchase.checkoutSessionId}`,
+      amount: purchase.price,
+      fields: {
+        billing_details: billingDetails(email, name),
+        receipt_email: email,
+        payment_method_details: { type: "card", card: { brand: "visa", last4: "4242" } },
+      },
+    },
+    { eventId: id },
+  );
 
-async function deliver(payloadObject: object) {
-  const payload = JSON.stringify(payloadObject);
-  const header = stripe.webhooks.generateTestHeaderString({
-    payload,
-    secret: getConfig().stripe.webhookSecret,
-  });
-  return handleWebhook(database.db, payload, header);
-}
+const deliver = (event: object) => deliverStripeEvent(database.db, event);
 
 /** A signed-in customer with a profile and one purchase paid through the webhook. */
 async function payingCustomer(email: string, name: string, sessionId: string) {
@@ -118,25 +77,12 @@ async function payingCustomer(email: string, name: string, sessionId: string) {
     .update(profiles)
     .set({ fullName: name, phone: "+34 611 222 333", company: "Taller García" })
     .where(eq(profiles.id, userId));
-  const [pending] = await database.db
-    .insert(purchases)
-    .values({
-      userId,
-      serviceId: 4,
-      serviceName: "Ciberseguridad",
-      price: 44_900,
-      provider: "stripe",
-      checkoutSessionId: sessionId,
-    })
-    .returning();
-  const purchase = pending!;
+  const purchase = await insertPurchase(database.db, { userId, checkoutSessionId: sessionId });
   expect(await deliver(completedSession(`evt_paid_${sessionId}`, purchase, email, name))).toEqual({
     status: 200,
     body: "ok",
   });
-  const { viewer } = await getViewer(
-    new Request(getConfig().siteUrl, { headers: { Cookie: cookie } }),
-  );
+  const viewer = await viewerOf(cookie);
   return { viewer: viewer!, purchase };
 }
 
@@ -217,27 +163,17 @@ describe("account deletion", () => {
       .update(profiles)
       .set({ taxId: "00000000T", billingName: "Cliente Con Nif S.L." })
       .where(eq(profiles.id, userId));
-    const [pending] = await database.db
-      .insert(purchases)
-      .values({
-        userId,
-        serviceId: 4,
-        serviceName: "Ciberseguridad",
-        price: 44_900,
-        provider: "stripe",
-        checkoutSessionId: "cs_test_complete_invoice",
-      })
-      .returning();
-    await deliver(completedSession("evt_paid_complete_invoice", pending!, email, "Con Nif"));
-    const { viewer } = await getViewer(
-      new Request(getConfig().siteUrl, { headers: { Cookie: cookie } }),
-    );
-    await deleteAccountData(viewer!);
+    const pending = await insertPurchase(database.db, {
+      userId,
+      checkoutSessionId: "cs_test_complete_invoice",
+    });
+    await deliver(completedSession("evt_paid_complete_invoice", pending, email, "Con Nif"));
+    await deleteAccountData((await viewerOf(cookie))!);
 
     const [invoice] = await database.db
       .select()
       .from(invoices)
-      .where(eq(invoices.purchaseId, pending!.id));
+      .where(eq(invoices.purchaseId, pending.id));
     expect(invoice).toMatchObject({
       kind: "complete",
       customerTaxId: "00000000T",
@@ -348,7 +284,7 @@ describe("stored webhook events", () => {
         id: "00000000-0000-4000-8000-000000000000",
         checkoutSessionId: "cs_test_legacy",
         price: 44_900,
-      } as typeof purchases.$inferSelect,
+      } as Purchase,
       "antiguo@example.com",
       "Pablo Antiguo",
     );

@@ -1,7 +1,7 @@
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { customerSignIn, signUp } from "~/features/accounts/account-actions.server";
-import { requireCustomer } from "~/features/accounts/session.server";
+import { requireCustomer } from "~/features/identity/session.server";
 import { getConfig } from "~/platform/config.server";
 import { users } from "~/platform/db/schema";
 import { loader as loginLoader } from "~/routes/login-cliente";

@@ -1,6 +1,6 @@
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { getViewer, requireAdmin } from "~/features/accounts/session.server";
+import { getViewer, requireAdmin } from "~/features/identity/session.server";
 import { getConfig } from "~/platform/config.server";
 import { sessions, userRoles } from "~/platform/db/schema";
 import { takeToast } from "~/platform/http/toast.server";

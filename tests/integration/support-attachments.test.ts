@@ -1,16 +1,16 @@
 import { randomUUID } from "node:crypto";
 import { count, eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
-import type { Viewer } from "~/features/accounts/session.server";
+import type { Viewer } from "~/features/identity/session.server";
 import { attachmentFileName, attachmentType } from "~/features/support/attachments.server";
-import { supportText } from "~/features/support/ticket-rules";
+import { supportMessages } from "~/features/support/ticket-rules";
+import { textOf, type FormRefusal } from "~/platform/forms/form-answer";
 import {
   createTicketAction,
   customerTicketAction,
   customerTicketPage,
-  staffTicketAction,
-  staffTicketPage,
-} from "~/features/support/tickets.server";
+} from "~/features/support/customer-tickets.server";
+import { staffTicketAction, staffTicketPage } from "~/features/support/staff-tickets.server";
 import { getConfig } from "~/platform/config.server";
 import { supportTickets, ticketAttachments, ticketMessages, users } from "~/platform/db/schema";
 import { loader as downloadLoader } from "~/routes/soporte-adjunto";
@@ -110,11 +110,19 @@ type Refusal = {
   refusedFile?: string;
 };
 
-/** A refused form's answer (React Router's data()), or the redirect's Location when it was taken. */
+/**
+ * A refused form's answer (React Router's data()): its codes, the text echoed and the file its
+ * refusal names; or the redirect's Location when it was taken.
+ */
 function outcome(answer: unknown): { location: string } | Refusal {
   if (answer instanceof Response) return { location: answer.headers.get("Location")! };
-  const { data, init } = answer as { data: Omit<Refusal, "status">; init: ResponseInit | null };
-  return { status: init?.status ?? 200, ...data };
+  const { data, init } = answer as { data: FormRefusal; init: ResponseInit | null };
+  return {
+    status: init?.status ?? 200,
+    errors: data.errors.map(({ code }) => code),
+    values: data.values,
+    refusedFile: data.errors.find(({ detail }) => detail)?.detail,
+  };
 }
 
 async function createWith(files: Upload[], customer = ana, fields = ticketFields) {
@@ -240,7 +248,8 @@ describe("a new ticket with files", () => {
       refusedFile: file.name,
       values: { subject: ticketFields.subject, message: ticketFields.message },
     });
-    expect(supportText("attachmentType", file.name).description).toBe(
+    const refused = { code: "attachmentType", detail: file.name };
+    expect(textOf(supportMessages, refused).description).toBe(
       `Solo se admiten PNG, JPEG, WebP, PDF y texto. «${file.name}» no se ha enviado.`,
     );
     expect(await rowCounts()).toEqual(before);

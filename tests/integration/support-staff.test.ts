@@ -3,15 +3,15 @@ import { and, eq, inArray, sql } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { adminSignIn } from "~/features/accounts/account-actions.server";
 import { ensureAdmin } from "~/features/accounts/admin-accounts.server";
-import { getAuth } from "~/features/accounts/auth.server";
-import type { Viewer } from "~/features/accounts/session.server";
+import { getAuth } from "~/features/identity/auth.server";
+import type { Viewer } from "~/features/identity/session.server";
 import { adminExport } from "~/features/admin/admin-csv.server";
-import { adminPanel } from "~/features/admin/admin-data.server";
+import { adminPanel } from "~/features/admin/admin-panel.server";
 import {
   createTicketAction,
   customerTicketAction,
-  staffTicketPage,
-} from "~/features/support/tickets.server";
+} from "~/features/support/customer-tickets.server";
+import { staffTicketPage } from "~/features/support/staff-tickets.server";
 import { getConfig } from "~/platform/config.server";
 import { mailOutbox, supportTickets, ticketMessages, users } from "~/platform/db/schema";
 import { action as staffAction, loader as staffLoader } from "~/routes/admin-ticket";
@@ -182,7 +182,7 @@ describe("a staff reply", () => {
   it("is refused with its message when too short, and changes nothing", async () => {
     const id = await openTicket(ana, "Consulta de facturación");
     const answer = await postStaff(id, { intent: "reply", message: "ok" });
-    expect(answer).toMatchObject({ status: 400, body: { errors: ["messageTooShort"] } });
+    expect(answer).toMatchObject({ status: 400, body: { errors: [{ code: "messageTooShort" }] } });
     expect(await ticketRow(id)).toMatchObject({ status: "open", firstStaffReplyAt: null });
     const unknownIntent = await postStaff(id, { intent: "borrar" });
     expect(unknownIntent.status).toBe(400);
@@ -213,7 +213,7 @@ describe("a change of status", () => {
     const refused = await postStaff(id, { intent: "update", status: "borrado", priority: "x" });
     expect(refused).toMatchObject({
       status: 400,
-      body: { errors: ["statusInvalid", "priorityInvalid"] },
+      body: { errors: [{ code: "statusInvalid" }, { code: "priorityInvalid" }] },
     });
   });
 

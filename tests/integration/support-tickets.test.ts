@@ -1,11 +1,12 @@
 import { and, eq, sql } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
-import { userStatsOf } from "~/features/accounts/account-overview.server";
-import { getViewer, type Viewer } from "~/features/accounts/session.server";
-import { supportReply } from "~/features/support/support-ui";
-import { openTicket } from "~/features/support/tickets.server";
+import { userStatsOf } from "~/features/customer-area/account-overview.server";
+import type { Viewer } from "~/features/identity/session.server";
+import { openTicket } from "~/features/support/customer-tickets.server";
+import { supportMessages } from "~/features/support/ticket-rules";
 import { getConfig } from "~/platform/config.server";
 import { purchases, supportTickets, ticketMessages, userActivityLog } from "~/platform/db/schema";
+import { replyOf, type FormRefusal } from "~/platform/forms/form-answer";
 import { loader as accountLoader } from "~/routes/mi-cuenta";
 import { action as ticketAction, loader as ticketLoader } from "~/routes/mi-cuenta-ticket";
 import {
@@ -13,7 +14,8 @@ import {
   loader as newTicketLoader,
 } from "~/routes/mi-cuenta-ticket-nuevo";
 import { action as profileAction, loader as profileLoader } from "~/routes/perfil";
-import { formPost, signedInCustomer } from "../support/customer-session";
+import { formPost, signedInCustomer, viewerOf } from "../support/customer-session";
+import { insertPurchase } from "../support/purchases";
 import { setupTestDatabase } from "../support/test-database";
 
 const database = setupTestDatabase();
@@ -24,22 +26,14 @@ let luis: Customer;
 
 async function customer(email: string): Promise<Customer> {
   const { cookie } = await signedInCustomer(email, { clientAddress: "192.0.2.70" });
-  const { viewer } = await getViewer(
-    new Request(getConfig().siteUrl, { headers: { Cookie: cookie } }),
-  );
-  const [purchase] = await database.db
-    .insert(purchases)
-    .values({
-      userId: viewer!.id,
-      serviceId: 4,
-      serviceName: "Ciberseguridad",
-      price: 44_900,
-      status: "completed",
-      provider: "simulated",
-      completedAt: new Date(),
-    })
-    .returning();
-  return { cookie, viewer: viewer!, purchaseId: purchase!.id };
+  const viewer = await viewerOf(cookie);
+  const purchase = await insertPurchase(database.db, {
+    userId: viewer!.id,
+    status: "completed",
+    provider: "simulated",
+    completedAt: new Date(),
+  });
+  return { cookie, viewer: viewer!, purchaseId: purchase.id };
 }
 
 const get = (path: string, cookie: string) =>
@@ -61,9 +55,14 @@ async function outcome(run: () => Promise<unknown>) {
 }
 
 /** A React Router `data()` answer: its status and body. */
+/** A refused form's status and answer, its problems read as their codes. */
 function dataOf(answer: unknown) {
-  const { data, init } = answer as { data: unknown; init?: { status?: number } };
-  return { status: init?.status, data };
+  const { data, init } = answer as { data: FormRefusal; init?: { status?: number } };
+  return {
+    status: init?.status,
+    data: { ...data, errors: data.errors.map(({ code }) => code) },
+    answer: data,
+  };
 }
 
 const newTicket = (who: Customer, fields: Record<string, string>) =>
@@ -215,7 +214,7 @@ describe("the ticket forms", () => {
         errors: ["subjectTooShort", "categoryRequired", "priorityInvalid", "messageTooShort"],
       },
     });
-    const reply = supportReply(refused.data as { errors: [] });
+    const reply = replyOf(refused.answer, supportMessages);
     expect(reply?.issues?.map((issue) => [issue.field, issue.text.title])).toEqual([
       ["subject", "Asunto demasiado corto"],
       ["category", "Categoría requerida"],

@@ -2,12 +2,12 @@ import { createEmailVerificationToken } from "better-auth/api";
 import { and, eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { customerSignIn, signUp } from "~/features/accounts/account-actions.server";
-import { getAuth } from "~/features/accounts/auth.server";
-import { getViewer } from "~/features/accounts/session.server";
+import { getAuth } from "~/features/identity/auth.server";
 import { getConfig } from "~/platform/config.server";
 import { mailOutbox, profiles, sessions, users } from "~/platform/db/schema";
 import { takeToast } from "~/platform/http/toast.server";
 import { cookiesOf, runAction } from "../support/account-actions";
+import { viewerOf } from "../support/customer-session";
 import { setupTestDatabase } from "../support/test-database";
 
 const database = setupTestDatabase();
@@ -65,9 +65,7 @@ describe("the mailed verification link", () => {
     expect(sessionCookieIn(response)).toBe(true);
     expect(await userOf(email)).toEqual({ verified: true, confirmed: true, sessions: 1 });
     const signedIn = cookiesOf(response.headers);
-    const { viewer } = await getViewer(
-      new Request(getConfig().siteUrl, { headers: { Cookie: signedIn } }),
-    );
+    const viewer = await viewerOf(signedIn);
     expect(viewer).toMatchObject({ email, emailVerified: true });
   });
 
@@ -75,7 +73,7 @@ describe("the mailed verification link", () => {
     const email = "antes-de-entrar@example.com";
     await signUpBrowser(email);
     const refused = await runAction(customerSignIn, { email, password });
-    expect(refused.body).toMatchObject({ error: "emailNotVerified" });
+    expect(refused.body).toMatchObject({ errors: [{ code: "emailNotVerified" }] });
     const response = await openLink(await mailedLink(email), cookiesOf(refused.headers));
     expect(sessionCookieIn(response)).toBe(true);
     expect((await userOf(email)).sessions).toBe(1);

@@ -2,7 +2,8 @@ import { randomBytes } from "node:crypto";
 import { eq } from "drizzle-orm";
 import { adminSignIn, customerSignIn, signUp } from "~/features/accounts/account-actions.server";
 import { ensureAdmin } from "~/features/accounts/admin-accounts.server";
-import { getAuth } from "~/features/accounts/auth.server";
+import { getAuth } from "~/features/identity/auth.server";
+import { getViewer } from "~/features/identity/session.server";
 import { getConfig } from "~/platform/config.server";
 import { getDb } from "~/platform/db/database.server";
 import { users } from "~/platform/db/schema";
@@ -38,6 +39,14 @@ export async function signedInCustomer(
     await getDb().update(users).set({ emailVerified: false }).where(eq(users.email, email));
   const [user] = await getDb().select().from(users).where(eq(users.email, email));
   return { cookie, userId: user!.id };
+}
+
+/** Whom a request with `cookie` is signed in as: the viewer, or null without a live session. */
+export async function viewerOf(cookie: string) {
+  const { viewer } = await getViewer(
+    new Request(getConfig().siteUrl, { headers: { Cookie: cookie } }),
+  );
+  return viewer;
 }
 
 /** The session cookie a sign-in answer sets, as a Cookie header. */

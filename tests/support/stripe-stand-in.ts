@@ -1,5 +1,6 @@
 import { createServer, type IncomingMessage, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
+import { checkoutSession } from "./stripe-events";
 
 export type RecordedRequest = {
   method: string;
@@ -34,21 +35,16 @@ export class StripeStandIn {
         res.setHeader("Content-Type", "application/json");
         if (req.method === "POST" && req.url === "/v1/checkout/sessions") {
           const id = `cs_test_standin${++this.sessions}`;
-          res.end(
-            JSON.stringify({
-              id,
-              object: "checkout.session",
-              mode: "payment",
-              status: "open",
-              payment_status: "unpaid",
-              url: `https://checkout.stripe.com/c/pay/${id}`,
-              customer_email: form.get("customer_email"),
-              metadata: {
-                purchase_id: form.get("metadata[purchase_id]"),
-                user_id: form.get("metadata[user_id]"),
-              },
-            }),
-          );
+          const session = checkoutSession({
+            id,
+            purchaseId: form.get("metadata[purchase_id]") ?? "",
+            userId: form.get("metadata[user_id]"),
+            email: form.get("customer_email"),
+            status: "open",
+            paymentStatus: "unpaid",
+            fields: { url: `https://checkout.stripe.com/c/pay/${id}` },
+          });
+          res.end(JSON.stringify(session));
           return;
         }
         if (req.method === "POST" && req.url === "/v1/refunds") {

@@ -1,68 +1,64 @@
 import { eq } from "drizzle-orm";
-import { data, redirect } from "react-router";
+import { redirect } from "react-router";
 import { getDb } from "~/platform/db/database.server";
 import { users } from "~/platform/db/schema";
+import { checkForm, type FormError } from "~/platform/forms/form-answer";
+import {
+  notice,
+  parseForm,
+  readForm,
+  refuse,
+  type RefuseInit,
+} from "~/platform/http/form-reply.server";
 import { redirectWithToast } from "~/platform/http/toast.server";
 import { HUMAN_CHECK_FIELD, verifyHumanCheck } from "~/platform/human-check/human-check.server";
 import { getLogger } from "~/platform/logger.server";
 import {
   accountMessages,
-  firstError,
   newPasswordSchema,
   profileSchema,
   recoverySchema,
   signInSchema,
   signUpSchema,
-  type AccountFormResult,
   type AccountMessage,
 } from "./account-schemas";
-import { authApiError, getAuth } from "./auth.server";
+import { authApiError, getAuth } from "~/features/identity/auth.server";
 import { isCommonPassword } from "./common-passwords.server";
 import { storeProfile } from "./profile.server";
-import { DEFAULT_RETURN_PATH, returnPathOf } from "./return-path";
-import { rememberReturnPath, takeReturnPath } from "./return-path.server";
+import { DEFAULT_RETURN_PATH, returnPathOf } from "~/features/identity/return-path";
+import { rememberReturnPath, takeReturnPath } from "~/features/identity/return-path.server";
 import {
   checkAccountLimits,
   clearSignInFailures,
   recordSignInFailure,
   type AccountAction,
 } from "./rate-limits.server";
+import { pendingVerificationCookie } from "~/features/identity/journey-cookies.server";
 import {
   isAdmin,
-  pendingVerificationCookie,
   revokeSessionToken,
   signOutHeaders,
   type Viewer,
-} from "./session.server";
+} from "~/features/identity/session.server";
 
 export const VERIFY_CALLBACK = "/verificar-email";
 export const RESET_CALLBACK = "/actualizar-password";
 
 type ActionInput = { request: Request; clientAddress: string };
 
-function fail(
-  error: AccountMessage,
-  status: number,
-  extra: Partial<AccountFormResult> = {},
-  headers?: HeadersInit,
-) {
-  return data<AccountFormResult>({ error, ...extra }, { status, headers });
-}
+/** Refuses an account form with one of its messages. */
+const fail = (code: AccountMessage, status: number, init: Omit<RefuseInit, "status"> = {}) =>
+  refuse(code, { status, ...init });
 
-async function readForm(request: Request): Promise<Record<string, string> | null> {
-  try {
-    const form = await request.formData();
-    return Object.fromEntries([...form.entries()].map(([key, value]) => [key, String(value)]));
-  } catch {
-    return null;
-  }
-}
+/**
+ * A schema's refusal of an account form names its first problem only, in the spec's order: the
+ * form checked them all in the browser; a page without JavaScript shows one at a time.
+ */
+const refuseFirst = (errors: FormError[]) => refuse(errors.slice(0, 1));
 
 async function limited(action: AccountAction, clientAddress: string, email?: string) {
   const retryAfter = await checkAccountLimits(action, { clientAddress, email });
-  return retryAfter === undefined
-    ? undefined
-    : fail("tooManyAttempts", 429, {}, { "Retry-After": String(retryAfter) });
+  return retryAfter === undefined ? undefined : fail("tooManyAttempts", 429, { retryAfter });
 }
 
 /** Redirects with one of the account messages as the next page's toast. */
@@ -77,18 +73,19 @@ function redirectWithMessage(
 
 /** Sign-up: our rules first, then the address check the spec asks for, then Better Auth. */
 export async function signUp({ request, clientAddress }: ActionInput) {
-  const form = await readForm(request);
+  const form = await parseForm(request, signUpSchema);
   if (!form) return fail("signUpFailed", 400);
-  const parsed = firstError(signUpSchema, form);
-  if (!parsed.success) return fail(parsed.error, 400);
-  const { email, password } = parsed.data;
-  if (await isCommonPassword(password)) return fail("passwordTooCommon", 400);
+  if (!form.ok) return refuseFirst(form.errors);
+  const { email, password } = form.data;
+  if (await isCommonPassword(password))
+    return fail("passwordTooCommon", 400, { field: "password" });
   const tooMany = await limited("sign-up", clientAddress, email);
   if (tooMany) return tooMany;
-  if (!(await verifyHumanCheck(form[HUMAN_CHECK_FIELD]))) return fail("humanCheckFailed", 400);
+  if (!(await verifyHumanCheck(form.fields[HUMAN_CHECK_FIELD])))
+    return fail("humanCheckFailed", 400);
   // The spec reveals a registered address on purpose; the rate limits above bound that.
   const existing = await getDb().select({ id: users.id }).from(users).where(eq(users.email, email));
-  if (existing.length > 0) return fail("alreadyRegistered", 409);
+  if (existing.length > 0) return fail("alreadyRegistered", 409, { field: "email" });
   try {
     await (
       await getAuth()
@@ -111,18 +108,17 @@ export async function signUp({ request, clientAddress }: ActionInput) {
 
 type SignInOutcome =
   | { ok: true; headers: Headers; userId: string; token: string; email: string }
-  | { ok: false; response: ReturnType<typeof fail> };
+  | { ok: false; response: ReturnType<typeof refuse> };
 
 /** Shared by the customer and the admin login. */
 async function signInWithPassword(
   { request, clientAddress }: ActionInput,
   wrongCredentials: AccountMessage,
 ): Promise<SignInOutcome> {
-  const form = await readForm(request);
-  const parsed = form ? firstError(signInSchema, form) : null;
-  if (!parsed?.success)
-    return { ok: false, response: fail(parsed?.error ?? wrongCredentials, 400) };
-  const { email, password } = parsed.data;
+  const form = await parseForm(request, signInSchema);
+  if (!form?.ok)
+    return { ok: false, response: form ? refuseFirst(form.errors) : fail(wrongCredentials, 400) };
+  const { email, password } = form.data;
   const tooMany = await limited("sign-in", clientAddress, email);
   if (tooMany) return { ok: false, response: tooMany };
   try {
@@ -143,12 +139,10 @@ async function signInWithPassword(
       const headers = { "Set-Cookie": await pendingVerificationCookie().serialize(email) };
       return {
         ok: false,
-        response: fail(
-          "emailNotVerified",
-          403,
-          { action: { label: "Verificar", to: VERIFY_CALLBACK } },
+        response: fail("emailNotVerified", 403, {
+          action: { label: "Verificar", to: VERIFY_CALLBACK },
           headers,
-        ),
+        }),
       };
     }
     if (apiError && (apiError.status === "UNAUTHORIZED" || apiError.statusCode === 401)) {
@@ -193,10 +187,9 @@ export async function adminSignIn(input: ActionInput) {
 
 /** Recovery answers the same whether or not the address has an account. */
 export async function requestPasswordReset({ request, clientAddress }: ActionInput) {
-  const form = await readForm(request);
-  const parsed = form ? firstError(recoverySchema, form) : null;
-  if (!parsed?.success) return fail(parsed?.error ?? "emailInvalid", 400);
-  const { email } = parsed.data;
+  const form = await parseForm(request, recoverySchema);
+  if (!form?.ok) return form ? refuseFirst(form.errors) : fail("emailInvalid", 400);
+  const { email } = form.data;
   const tooMany = await limited("reset", clientAddress, email);
   if (tooMany) return tooMany;
   try {
@@ -210,15 +203,16 @@ export async function requestPasswordReset({ request, clientAddress }: ActionInp
     getLogger().error({ err: error }, "password reset request failed");
     return fail("resetMailFailed", 503);
   }
-  return data({ sent: true as const, email });
+  return notice("resetMailSent", { email });
 }
 
 export async function resetPassword({ request, clientAddress }: ActionInput) {
-  const form = await readForm(request);
-  const parsed = form ? firstError(newPasswordSchema, form) : null;
-  if (!parsed?.success) return fail(parsed?.error ?? "resetLinkInvalid", 400);
-  if (await isCommonPassword(parsed.data.password)) return fail("passwordTooCommon", 400);
-  const token = form?.token ?? "";
+  const form = await parseForm(request, newPasswordSchema);
+  if (!form?.ok) return form ? refuseFirst(form.errors) : fail("resetLinkInvalid", 400);
+  const { password } = form.data;
+  if (await isCommonPassword(password))
+    return fail("passwordTooCommon", 400, { field: "password" });
+  const token = form.fields.token ?? "";
   // Mailed tokens are letters and digits; other text (a NUL byte fails the lookup) is no link.
   if (!/^[\w-]{1,255}$/.test(token)) return fail("resetLinkInvalid", 400);
   const tooMany = await limited("new-password", clientAddress);
@@ -227,7 +221,7 @@ export async function resetPassword({ request, clientAddress }: ActionInput) {
     await (
       await getAuth()
     ).api.resetPassword({
-      body: { newPassword: parsed.data.password, token },
+      body: { newPassword: password, token },
       headers: request.headers,
     });
   } catch (error) {
@@ -255,7 +249,7 @@ export async function resendVerification({ request, clientAddress }: ActionInput
     getLogger().warn({ err: error }, "resending the verification mail failed");
     return fail("resendFailed", 400);
   }
-  return data({ resent: true as const });
+  return notice("resendSent");
 }
 
 export async function signOut({ request }: { request: Request }) {
@@ -264,10 +258,10 @@ export async function signOut({ request }: { request: Request }) {
 
 /** The profile page's form: its own fields, or one of the two mails it can ask for. */
 export async function profileAction({ request, clientAddress }: ActionInput, viewer: Viewer) {
-  const form = await readForm(request);
-  switch (form?.intent) {
+  const fields = (await readForm(request))?.fields;
+  switch (fields?.intent) {
     case "save":
-      return saveProfile(form, viewer);
+      return saveProfile(fields, viewer);
     case "verify":
       return mailForProfile(viewer, clientAddress, "resend");
     case "password":
@@ -277,9 +271,9 @@ export async function profileAction({ request, clientAddress }: ActionInput, vie
   }
 }
 
-async function saveProfile(form: Record<string, string>, viewer: Viewer) {
-  const parsed = firstError(profileSchema, form);
-  if (!parsed.success) return fail(parsed.error, 400);
+async function saveProfile(fields: Record<string, string>, viewer: Viewer) {
+  const parsed = checkForm(profileSchema, fields);
+  if (!parsed.ok) return refuseFirst(parsed.errors);
   try {
     await storeProfile(viewer, parsed.data);
   } catch (error) {

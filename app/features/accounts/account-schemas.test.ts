@@ -1,12 +1,20 @@
 import { describe, expect, it } from "vitest";
+import { checkForm, type FormSchema } from "~/platform/forms/form-answer";
 import {
-  firstError,
   newPasswordSchema,
   profileSchema,
   recoverySchema,
   signInSchema,
   signUpSchema,
 } from "./account-schemas";
+
+/** A form's data, or the code of its first problem (what an account action answers). */
+function firstError<T>(schema: FormSchema<T>, values: unknown) {
+  const result = checkForm(schema, values);
+  return result.ok
+    ? { success: true as const, data: result.data }
+    : { success: false as const, error: result.errors[0]!.code };
+}
 
 const valid = { email: "ana@example.com", password: "12345678", confirmPassword: "12345678" };
 const errorOf = (values: Record<string, unknown>) => {

@@ -1,9 +1,10 @@
+import { identityMessages, PASSWORD_LIMITS } from "~/features/identity/identity-rules";
 import type { ToastText } from "~/platform/http/toast";
 import { isValidPersonalTaxId, normaliseTaxId } from "~/platform/validation/spanish-tax-id";
 import { z } from "~/platform/validation/zod";
 
 /** Rules and Spanish messages of the account forms (spec sections 5 and 8), client and server. */
-export const PASSWORD_LIMITS = { min: 8, max: 100 } as const;
+export { PASSWORD_LIMITS };
 export const EMAIL_MAX = 255;
 /** Profile fields; the bio's limit is the counter the form shows. */
 export const PROFILE_LIMITS = {
@@ -74,8 +75,7 @@ export const accountMessages = {
     title: "Error al iniciar sesión",
     description: "Por favor, inténtalo de nuevo.",
   },
-  adminSessionRequired: { title: "Debes iniciar sesión" },
-  accessDenied: { title: "Acceso denegado" },
+  ...identityMessages,
   resetMailSent: {
     title: "Email enviado",
     description:
@@ -99,10 +99,6 @@ export const accountMessages = {
     description: "Por favor, inténtalo de nuevo en unos minutos.",
   },
   resendNoEmail: { title: "No se encontró tu email. Por favor, intenta registrarte de nuevo." },
-  emailVerifiedSignIn: {
-    title: "Email verificado",
-    description: "Tu dirección está confirmada. Inicia sesión para continuar.",
-  },
   verificationLinkInvalid: {
     title: "Enlace no válido o caducado",
     description: "Pulsa «Reenviar Email» para recibir un enlace nuevo.",
@@ -154,29 +150,6 @@ export const accountMessages = {
 } satisfies Record<string, ToastText>;
 
 export type AccountMessage = keyof typeof accountMessages;
-
-/** What a failed account form gets back: the message to show, and where to go next if any. */
-export type AccountFormResult = { error: AccountMessage; action?: { label: string; to: string } };
-
-/** The field each message is about, so a form shows it next to that field. */
-export const accountMessageField: Partial<Record<AccountMessage, string>> = {
-  emailInvalid: "email",
-  emailTooLong: "email",
-  alreadyRegistered: "email",
-  passwordRequired: "password",
-  passwordTooShort: "password",
-  passwordTooLong: "password",
-  passwordMismatch: "confirmPassword",
-  passwordTooCommon: "password",
-  fullNameTooLong: "fullName",
-  phoneInvalid: "phone",
-  companyTooLong: "company",
-  bioTooLong: "bio",
-  taxIdInvalid: "taxId",
-  billingNameRequired: "billingName",
-  billingNameTooLong: "billingName",
-  billingAddressTooLong: "billingAddress",
-};
 
 const stop = (error: AccountMessage) => ({ error, abort: true });
 
@@ -258,13 +231,3 @@ export const profileSchema = z
       { error: "billingNameRequired", path: ["billingName"] },
     ),
   );
-
-/** The first failure of a parse, as the code of its message (the form shows it as a toast). */
-export function firstError<T>(
-  schema: z.ZodMiniType<T>,
-  values: unknown,
-): { success: true; data: T } | { success: false; error: AccountMessage } {
-  const result = schema.safeParse(values);
-  if (result.success) return { success: true, data: result.data };
-  return { success: false, error: result.error.issues[0]!.message as AccountMessage };
-}

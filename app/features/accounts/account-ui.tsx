@@ -1,19 +1,5 @@
 import type { ReactNode } from "react";
-import type { z } from "~/platform/validation/zod";
-import {
-  Field,
-  ValidatedForm,
-  type FieldIssue,
-  type FormReply,
-  type FormValues,
-  type ValidatedFormProps,
-} from "~/ui/form";
-import {
-  accountMessageField,
-  accountMessages,
-  type AccountFormResult,
-  type AccountMessage,
-} from "./account-schemas";
+import { Field } from "~/ui/form";
 
 /** The centred card every account page uses. */
 export function AccountCard({
@@ -49,50 +35,5 @@ export function NewPasswordFields({ label }: { label: string }) {
         required
       />
     </>
-  );
-}
-
-function accountIssue(message: AccountMessage): FieldIssue {
-  return { field: accountMessageField[message], text: accountMessages[message] };
-}
-
-/** The browser-side check of an account form: the server's schema, with its messages. */
-export function accountCheck<T>(schema: z.ZodMiniType<T>) {
-  return (values: FormValues): FieldIssue[] => {
-    const result = schema.safeParse(values);
-    if (result.success) return [];
-    return result.error.issues.map((issue) => accountIssue(issue.message as AccountMessage));
-  };
-}
-
-type AccountAnswer = AccountFormResult | { resent: true } | { sent: true };
-
-/** How every account form shows the server's answer. */
-export function accountReply(answer: AccountAnswer): FormReply | undefined {
-  if ("resent" in answer) return { tone: "success", text: accountMessages.resendSent };
-  if (!("error" in answer)) return undefined;
-  const issue = accountIssue(answer.error);
-  return {
-    tone: "error",
-    text: issue.text,
-    issues: issue.field ? [issue] : undefined,
-    action: answer.action,
-  };
-}
-
-/** An account form: checked in the browser with `schema` (the server's), answered the account way. */
-export function AccountForm<T>({
-  schema,
-  ...props
-}: { schema?: z.ZodMiniType<T> } & Omit<
-  ValidatedFormProps<AccountAnswer>,
-  "validate" | "describe"
->) {
-  return (
-    <ValidatedForm
-      validate={schema ? accountCheck(schema) : undefined}
-      describe={accountReply}
-      {...props}
-    />
   );
 }

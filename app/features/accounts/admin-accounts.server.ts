@@ -5,7 +5,7 @@ import type { Database } from "~/platform/db/client.server";
 import { profiles, userRoles } from "~/platform/db/schema";
 import { getLogger } from "~/platform/logger.server";
 import { normalizeEmail, PASSWORD_LIMITS } from "./account-schemas";
-import type { Auth } from "./auth.server";
+import type { Auth } from "~/features/identity/auth.server";
 import { isCommonPassword } from "./common-passwords.server";
 
 export type EnsuredAdmin = {

@@ -2,7 +2,8 @@ import { eq } from "drizzle-orm";
 import { getDb } from "~/platform/db/database.server";
 import { profiles, userActivityLog } from "~/platform/db/schema";
 import { getLogger } from "~/platform/logger.server";
-import type { Viewer } from "./session.server";
+import type { PageViewer } from "~/features/identity/page-viewer";
+import { getViewer, type Viewer } from "~/features/identity/session.server";
 
 /** The fields a customer edits on /perfil; null is "not given". */
 export type EditableProfile = {
@@ -42,6 +43,15 @@ export async function profileOf(viewer: Viewer): Promise<EditableProfile> {
     .from(profiles)
     .where(eq(profiles.id, viewer.id));
   return profile ?? noProfile;
+}
+
+/** The root loader's viewer: the signed-in user with the profile's full name (see PageViewer). */
+export async function getPageViewer(
+  request: Request,
+): Promise<{ viewer: (Viewer & PageViewer) | null; headers: Headers }> {
+  const { viewer, headers } = await getViewer(request);
+  if (!viewer) return { viewer, headers };
+  return { viewer: { ...viewer, fullName: (await profileOf(viewer)).fullName }, headers };
 }
 
 /**

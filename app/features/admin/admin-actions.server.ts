@@ -1,8 +1,8 @@
 import { and, eq, isNotNull, isNull, sql } from "drizzle-orm";
-import { data } from "react-router";
-import type { Viewer } from "~/features/accounts/session.server";
+import type { Viewer } from "~/features/identity/session.server";
 import { getDb } from "~/platform/db/database.server";
 import { contactInquiries } from "~/platform/db/schema";
+import { readForm, refuse as refuseForm } from "~/platform/http/form-reply.server";
 import { redirectWithToast } from "~/platform/http/toast.server";
 import { getLogger } from "~/platform/logger.server";
 import { adminMessages, type AdminMessage } from "./admin-messages";
@@ -11,8 +11,6 @@ import { grantAdmin, revokeAdmin, type RoleChange } from "./admin-roles.server";
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 /** Account ids are the auth library's random strings. */
 const USER_ID = /^[A-Za-z0-9_-]{1,64}$/;
-
-export type AdminActionRefusal = { error: (typeof adminMessages)[AdminMessage] };
 
 /** HTTP status of each refusal: a missing row is 404, a rule that says no is 409. */
 const refusalStatus: Partial<Record<AdminMessage, number>> = {
@@ -24,11 +22,9 @@ const refusalStatus: Partial<Record<AdminMessage, number>> = {
   saveFailed: 503,
 };
 
+/** Refuses a change with one of the panel's messages (`adminMessages`). */
 function refuse(reason: AdminMessage) {
-  return data<AdminActionRefusal>(
-    { error: adminMessages[reason] },
-    { status: refusalStatus[reason] ?? 400 },
-  );
+  return refuseForm(reason, { status: refusalStatus[reason] ?? 400 });
 }
 
 /**
@@ -37,7 +33,7 @@ function refuse(reason: AdminMessage) {
  * with a toast; a refusal answers 4xx with its Spanish message.
  */
 export async function adminAction(request: Request, staff: Viewer) {
-  const form = await readFields(request);
+  const form = (await readForm(request))?.fields;
   const back = `/admin${new URL(request.url).search}`;
   try {
     switch (form?.intent) {
@@ -72,17 +68,6 @@ export async function adminAction(request: Request, staff: Viewer) {
   } catch (error) {
     getLogger().error({ err: error }, "an admin panel change failed");
     return refuse("saveFailed");
-  }
-}
-
-async function readFields(request: Request): Promise<Record<string, string> | null> {
-  try {
-    const fields: Record<string, string> = {};
-    for (const [key, value] of (await request.formData()).entries())
-      if (typeof value === "string") fields[key] = value;
-    return fields;
-  } catch {
-    return null;
   }
 }
 

@@ -1,10 +1,11 @@
+import { StatCardGrid } from "~/ui/stat-cards";
 import { Link } from "react-router";
 import { formatPrice } from "~/features/catalogue/services";
 import { DataTable } from "~/ui/data-table";
 import { DailyFiguresTable } from "./daily-figures-table";
 import { formatCount } from "~/ui/numbers";
 import { chartDay } from "./admin-chart-data";
-import type { AdminAnalytics } from "./admin-data.server";
+import type { AdminAnalytics } from "./analytics-revenue.server";
 import { analyticsPeriods } from "./admin-tabs";
 
 const percent = new Intl.NumberFormat("es-ES", { style: "percent", maximumFractionDigits: 1 });
@@ -45,19 +46,9 @@ export function AdminAnalyticsSection({ report }: { report: AdminAnalytics }) {
           </Link>
         ))}
       </nav>
-      <dl className="mt-5 grid grid-cols-2 gap-3 sm:gap-4 md:grid-cols-3">
-        {cards.map((card) => (
-          <div
-            key={card.label}
-            className="min-w-0 rounded-xl bg-white p-4 shadow-sm ring-1 ring-slate-200 sm:p-5"
-          >
-            <dt className="text-sm text-slate-600">{card.label}</dt>
-            <dd className="mt-1 text-xl font-bold break-words text-ink tabular-nums sm:text-2xl">
-              {card.value}
-            </dd>
-          </div>
-        ))}
-      </dl>
+      <div className="mt-5">
+        <StatCardGrid cards={cards} columns="md:grid-cols-3" />
+      </div>
       <VisitsChart daily={report.daily} />
       <div className="mt-8 grid grid-cols-1 gap-8 xl:grid-cols-2">
         <section

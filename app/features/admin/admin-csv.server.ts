@@ -1,31 +1,11 @@
-import { and, desc, eq, sql, type SQL, type SQLWrapper } from "drizzle-orm";
-import type { AnyPgColumn, PgSelect } from "drizzle-orm/pg-core";
-import { serviceCodeLabel, serviceCodes } from "~/features/catalogue/services";
-import { purchaseStatusLabel, purchaseStatuses } from "~/features/payments/purchase-status";
-import { ticketOverdueSql } from "~/features/support/tickets.server";
-import {
-  categoryLabel,
-  priorityLabel,
-  ticketCategories,
-  ticketPriorities,
-  ticketStatuses,
-  ticketStatusLabel,
-} from "~/features/support/ticket-rules";
+import { and, desc, sql } from "drizzle-orm";
 import type { Database } from "~/platform/db/client.server";
 import { getDb } from "~/platform/db/database.server";
-import {
-  contactInquiries,
-  customers,
-  payments,
-  profiles,
-  supportTickets,
-  userRoles,
-  users,
-} from "~/platform/db/schema";
 import { getLogger } from "~/platform/logger.server";
 import { SITE_TIME_ZONE } from "~/ui/dates";
-import { countList, listFilters } from "./admin-data.server";
 import { adminViewFrom, isListTab, type AdminListTab, type AdminView } from "./admin-tabs";
+import type { PageFields } from "./tabs/csv-cells.server";
+import { countList, listTabs } from "./tabs/list-tabs.server";
 
 /**
  * Rows per page of the export: one query, one string of about 50 kB. The database writes the
@@ -34,175 +14,12 @@ import { adminViewFrom, isListTab, type AdminListTab, type AdminView } from "./a
  */
 export const EXPORT_PAGE_ROWS = 500;
 
-type Cell = SQL<string>;
-type Column = [header: string, cell: Cell];
-
-/** The fields of one page's inner query: the line, its order and the keys of the next page. */
-type PageFields = {
-  line: SQL.Aliased<string>;
-  n: SQL.Aliased<number>;
-  time: SQL.Aliased<string>;
-  tieBreak: SQL.Aliased<string>;
-};
-
-/**
- * A CSV list: its columns (each a SQL expression giving the cell's text), its order (two keys
- * unique together, newest first, which also finds the next page: keyset paging) and its rows.
- */
-type CsvList = {
-  columns: Column[];
-  order: [time: AnyPgColumn, tieBreak: AnyPgColumn];
-  rows(db: Database, fields: PageFields, where: SQL | undefined): PgSelect;
-};
-
-/**
- * A timestamp as the panel shows it (`formatDate(…, "shortDateTime")`: "2/1/26, 9:05", Madrid
- * time), formatted by the database. A test holds both to the same text, summer and winter time.
- */
-export const sqlShortDateTime = (column: AnyPgColumn | SQLWrapper) =>
-  sql<string>`to_char(${column} at time zone ${sql.raw(`'${SITE_TIME_ZONE}'`)}, 'FMDD/FMMM/YY, FMHH24:MI')`;
-
-/**
- * Text a visitor typed, as a cell: quoted when it holds a semicolon, quote or line break, and
- * never read as a formula by a spreadsheet ("=HYPERLINK(…)" gets a leading apostrophe).
- */
-export function sqlCsvText(value: AnyPgColumn | SQLWrapper): Cell {
-  const text = sql`coalesce((${value})::text, '')`;
-  const neutral = sql`(case when ${text} ~ ${"^[-=+@\t\r]"} then '''' || ${text} else ${text} end)`;
-  return sql<string>`(case when ${text} ~ ${'[";\r\n]'} then '"' || replace(${neutral}, '"', '""') || '"' else ${neutral} end)`;
-}
-
-/** Cents as the panel writes money with cents (`formatPrice(…, { cents: "always" })`): 1.234,00€ is 1234,00€. */
-export function sqlEuros(cents: AnyPgColumn | SQLWrapper): Cell {
-  const whole = sql`(abs(${cents}) / 100)`;
-  // es-ES groups thousands from five digits on: 9999 but 10.000.
-  const digits = sql`(case when ${whole} >= 10000 then replace(to_char(${whole}, 'FM999,999,999,999,990'), ',', '.') else ${whole}::text end)`;
-  return sql<string>`((case when ${cents} < 0 then '-' else '' end) || ${digits} || ',' || lpad((abs(${cents}) % 100)::text, 2, '0') || '€')`;
-}
-
-/** A code as its Spanish label, from the same function the panel uses; unknown codes as `fallback`. */
-function sqlLabel(
-  code: AnyPgColumn,
-  codes: readonly string[],
-  label: (code: string) => string,
-  fallback: SQL = sql`coalesce(${code}::text, '')`,
-): Cell {
-  const cases = codes.map((each) => sql`when ${each} then ${label(each)}`);
-  return sql<string>`(case ${code} ${sql.join(cases, sql` `)} else ${fallback} end)`;
-}
-
-const yesNo = (condition: SQLWrapper): Cell =>
-  sql<string>`(case when ${condition} then 'Sí' else 'No' end)`;
-
-const csvLists: Record<AdminListTab, CsvList> = {
-  consultas: {
-    columns: [
-      ["Fecha", sqlShortDateTime(contactInquiries.createdAt)],
-      ["Nombre", sqlCsvText(contactInquiries.name)],
-      ["Email", sqlCsvText(contactInquiries.email)],
-      ["Servicio", sqlCsvText(sqlLabel(contactInquiries.service, serviceCodes, serviceCodeLabel))],
-      ["Mensaje", sqlCsvText(contactInquiries.message)],
-      ["Atendida", sql<string>`coalesce(${sqlShortDateTime(contactInquiries.handledAt)}, 'No')`],
-    ],
-    order: [contactInquiries.createdAt, contactInquiries.id],
-    rows: (db, fields, where) => db.select(fields).from(contactInquiries).where(where).$dynamic(),
-  },
-  pagos: {
-    columns: [
-      ["Fecha", sqlShortDateTime(payments.createdAt)],
-      ["Email", sqlCsvText(payments.customerEmail)],
-      ["Servicio", sqlCsvText(payments.serviceName)],
-      ["Importe", sqlEuros(payments.amount)],
-      [
-        "Estado",
-        sqlLabel(
-          payments.status,
-          purchaseStatuses,
-          purchaseStatusLabel,
-          sql`${purchaseStatusLabel("")}`,
-        ),
-      ],
-    ],
-    order: [payments.createdAt, payments.id],
-    rows: (db, fields, where) => db.select(fields).from(payments).where(where).$dynamic(),
-  },
-  tickets: {
-    columns: [
-      ["Número", sqlCsvText(supportTickets.ticketNumber)],
-      ["Asunto", sqlCsvText(supportTickets.subject)],
-      ["Categoría", sqlCsvText(sqlLabel(supportTickets.category, ticketCategories, categoryLabel))],
-      [
-        "Prioridad",
-        sqlLabel(
-          supportTickets.priority,
-          ticketPriorities,
-          priorityLabel,
-          sql`${priorityLabel("")}`,
-        ),
-      ],
-      [
-        "Estado",
-        sqlLabel(
-          supportTickets.status,
-          ticketStatuses,
-          ticketStatusLabel,
-          sql`${ticketStatusLabel("")}`,
-        ),
-      ],
-      ["Cliente", sqlCsvText(users.email)],
-      ["Creado", sqlShortDateTime(supportTickets.createdAt)],
-      ["Responder antes de", sqlShortDateTime(supportTickets.firstResponseDueAt)],
-      ["Vencido", yesNo(ticketOverdueSql)],
-    ],
-    order: [supportTickets.createdAt, supportTickets.ticketNumber],
-    rows: (db, fields, where) =>
-      db
-        .select(fields)
-        .from(supportTickets)
-        .innerJoin(users, eq(users.id, supportTickets.userId))
-        .where(where)
-        .$dynamic(),
-  },
-  usuarios: {
-    columns: [
-      ["Alta", sqlShortDateTime(users.createdAt)],
-      ["Email", sqlCsvText(users.email)],
-      ["Nombre", sqlCsvText(profiles.fullName)],
-      ["Email verificado", yesNo(users.emailVerified)],
-      [
-        "Administrador",
-        yesNo(
-          sql`exists (select 1 from ${userRoles} where ${userRoles.userId} = ${users.id} and ${userRoles.role} = 'admin')`,
-        ),
-      ],
-    ],
-    order: [users.createdAt, users.id],
-    rows: (db, fields, where) =>
-      db
-        .select(fields)
-        .from(users)
-        .leftJoin(profiles, eq(profiles.id, users.id))
-        .where(where)
-        .$dynamic(),
-  },
-  clientes: {
-    columns: [
-      ["Email", sqlCsvText(customers.email)],
-      ["Nombre", sqlCsvText(customers.name)],
-      ["Pedidos", sql<string>`${customers.totalOrders}::text`],
-      ["Total gastado", sqlEuros(customers.totalSpent)],
-    ],
-    order: [customers.createdAt, customers.id],
-    rows: (db, fields, where) => db.select(fields).from(customers).where(where).$dynamic(),
-  },
-};
-
 /**
  * The header line of a tab's CSV, after the UTF-8 byte order mark a Spanish Excel needs (our
  * headers hold no semicolon, quote or formula sign).
  */
 export function csvHeader(tab: AdminListTab): string {
-  return `\uFEFF${csvLists[tab].columns.map(([header]) => header).join(";")}\r\n`;
+  return `\uFEFF${listTabs[tab].csv.columns.map(([header]) => header).join(";")}\r\n`;
 }
 
 /** "pagos-2026-11-22.csv": the tab and the Madrid day of the export. */
@@ -222,10 +39,10 @@ export async function csvPage(
   view: AdminView,
   after: PageEnd | undefined,
 ): Promise<Page> {
-  const list = csvLists[tab];
-  const [time, tieBreak] = list.order;
+  const { csv, filter } = listTabs[tab];
+  const [time, tieBreak] = csv.order;
   const newestFirst = sql`${time} desc, ${tieBreak} desc`;
-  const cells = list.columns.map(([, cell]) => sql`coalesce(${cell}, '')`);
+  const cells = csv.columns.map(([, cell]) => sql`coalesce(${cell}, '')`);
   const fields: PageFields = {
     line: sql<string>`${sql.join(cells, sql` || ';' || `)} || ${"\r\n"}`.as("line"),
     n: sql<number>`row_number() over (order by ${newestFirst})`.as("n"),
@@ -235,8 +52,8 @@ export async function csvPage(
   const afterEnd = after
     ? sql`(${time}, ${tieBreak}) < (cast(${after.time} as ${sql.raw(time.getSQLType())}), cast(${after.tieBreak} as ${sql.raw(tieBreak.getSQLType())}))`
     : undefined;
-  const page = list
-    .rows(db, fields, and(listFilters[tab](db, view), afterEnd))
+  const page = csv
+    .rows(db, fields, and(filter(db, view), afterEnd))
     .orderBy(desc(time), desc(tieBreak))
     .limit(EXPORT_PAGE_ROWS)
     .as("page");

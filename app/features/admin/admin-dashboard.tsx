@@ -2,9 +2,11 @@ import { lazy, Suspense } from "react";
 import { formatPrice } from "~/features/catalogue/services";
 import { DailyFiguresTable } from "./daily-figures-table";
 import { formatCount } from "~/ui/numbers";
+import { StatCardGrid } from "~/ui/stat-cards";
 import { useHydrated } from "~/ui/use-hydrated";
 import { chartSummary, type DailyPoint } from "./admin-chart-data";
-import { PaymentsTable, TicketsTable } from "./admin-tables";
+import { PaymentsTable } from "./tabs/payments-table";
+import { TicketsTable } from "./tabs/tickets-table";
 import type { ComponentProps } from "react";
 
 // recharts only in the browser and only here: its own chunk, fetched by the dashboard.
@@ -45,21 +47,9 @@ export function AdminDashboard({ figures }: { figures: Figures }) {
   ];
   return (
     <>
-      <dl className="mt-6 grid grid-cols-2 gap-3 sm:gap-4 md:grid-cols-3 2xl:grid-cols-5">
-        {cards.map((card) => (
-          <div
-            key={card.label}
-            className={`min-w-0 rounded-xl bg-white p-4 shadow-sm ring-1 ring-slate-200 sm:p-5 ${
-              card.wide ? "col-span-2 md:col-span-1" : ""
-            }`}
-          >
-            <dt className="text-sm text-slate-600">{card.label}</dt>
-            <dd className="mt-1 text-xl font-bold break-words text-ink tabular-nums sm:text-2xl">
-              {card.value}
-            </dd>
-          </div>
-        ))}
-      </dl>
+      <div className="mt-6">
+        <StatCardGrid cards={cards} columns="md:grid-cols-3 2xl:grid-cols-5" />
+      </div>
       <DailyChart daily={figures.daily} />
       <div className="mt-10 grid grid-cols-1 gap-10 2xl:grid-cols-2">
         <div className="min-w-0">

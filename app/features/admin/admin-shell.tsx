@@ -9,7 +9,7 @@ import {
   useRouteError,
   useRouteLoaderData,
 } from "react-router";
-import { usePageViewer } from "~/features/accounts/page-viewer";
+import { usePageViewer } from "~/features/identity/page-viewer";
 import { ButtonLink } from "~/ui/button";
 import { LogoMark } from "~/ui/logo";
 import { adminTabs, type AdminTab } from "./admin-tabs";

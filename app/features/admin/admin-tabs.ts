@@ -1,8 +1,6 @@
-import {
-  ticketStatusLabel,
-  ticketStatuses,
-  type TicketStatus,
-} from "~/features/support/ticket-rules";
+import { inquiryFilters } from "./tabs/inquiries-tab";
+import { paymentFilters } from "./tabs/payments-tab";
+import { ticketFilters, ticketOrders, type TicketOrder } from "./tabs/tickets-tab";
 
 /** The admin panel's tabs and filters (spec: /admin), shared by the page and the CSV export. */
 export const adminTabs = [
@@ -27,43 +25,9 @@ export function isListTab(tab: AdminTab): tab is AdminListTab {
 export const analyticsPeriods = [30, 90] as const;
 export type AnalyticsPeriod = (typeof analyticsPeriods)[number];
 
-/** The spec's payment filter (all, completed, pending, failed), plus refunded payments. */
-export const paymentFilters = [
-  { value: "all", label: "Todos" },
-  { value: "completed", label: "Completados" },
-  { value: "pending", label: "Pendientes" },
-  { value: "failed", label: "Fallidos" },
-  { value: "refunded", label: "Reembolsados" },
-] as const;
-
-export type PaymentFilter = (typeof paymentFilters)[number]["value"];
-
-/** Enquiries: every one, those waiting for an answer, those staff marked handled. */
-export const inquiryFilters = [
-  { value: "all", label: "Todas" },
-  { value: "pending", label: "Pendientes" },
-  { value: "handled", label: "Atendidas" },
-] as const;
-
-export type InquiryFilter = (typeof inquiryFilters)[number]["value"];
-
-/** The spec's ticket filter: all, open, in_progress, resolved, closed. */
-export const ticketFilters: readonly { value: "all" | TicketStatus; label: string }[] = [
-  { value: "all", label: "Todos" },
-  ...ticketStatuses.map((status) => ({ value: status, label: ticketStatusLabel(status) })),
-];
-
-/** Newest first, or the tickets past their first-response due time first (the 24-hour promise). */
-export const ticketOrders = [
-  { value: "recientes", label: "Más recientes" },
-  { value: "vencidos", label: "Vencidos primero" },
-] as const;
-
-export type TicketOrder = (typeof ticketOrders)[number]["value"];
-
 type Choice<Value extends string> = { readonly value: Value; readonly label: string };
 
-/** The status filter of each tab that has one. */
+/** The status filter of each tab that has one (each defined by its tab, in tabs/). */
 const statusFilters: Partial<Record<AdminTab, readonly Choice<string>[]>> = {
   consultas: inquiryFilters,
   pagos: paymentFilters,

@@ -4,7 +4,7 @@ import { Form, Link, useNavigate, useNavigation } from "react-router";
 import { serviceCodeLabel } from "~/features/catalogue/services";
 import { Button, buttonClasses } from "~/ui/button";
 import { formatDate } from "~/ui/dates";
-import { InquiryStateBadge, inquiryLinkSelector } from "./admin-tables";
+import { InquiryStateBadge, inquiryLinkSelector } from "./tabs/inquiries-table";
 
 export type DialogInquiry = {
   id: string;

@@ -3,7 +3,7 @@ import {
   ANALYTICS_COOKIE_MONTHS,
   analyticsAllowed,
   forgetAnalyticsCookie,
-} from "~/features/privacy/cookie-consent";
+} from "~/features/consent/cookie-consent";
 import {
   BEACON_PATH,
   trackedPath,

@@ -1,24 +1,29 @@
-import { data } from "react-router";
 import { getConfig } from "~/platform/config.server";
 import type { Database } from "~/platform/db/client.server";
 import { getDb } from "~/platform/db/database.server";
+import {
+  checkForm,
+  type FormAnswer,
+  type FormError,
+  type FormFields,
+} from "~/platform/forms/form-answer";
+import { notice, readForm, refuse } from "~/platform/http/form-reply.server";
 import { HUMAN_CHECK_FIELD, verifyHumanCheck } from "~/platform/human-check/human-check.server";
 import { getLogger } from "~/platform/logger.server";
 import { getMailWorker } from "~/platform/mail/mailer.server";
 import { visitorKey } from "~/platform/security/client-address.server";
 import { hitRateLimit } from "~/platform/security/rate-limit.server";
-import type { ContactFieldError } from "./contact-schema";
-import { validateContact } from "./contact-schema";
+import type { ContactAnswerCode } from "./contact-messages";
+import { contactSchema, type ContactErrorCode } from "./contact-schema";
 import { storeEnquiry } from "./enquiries.server";
 
 export type ContactFormValues = { name: string; email: string; service: string; message: string };
 
-export type ContactActionResult =
-  | { status: "sent" }
-  | { status: "invalid"; errors: ContactFieldError[]; values: ContactFormValues }
-  | { status: "rate-limited"; retryAfterSeconds: number }
-  | { status: "human-check-failed" }
-  | { status: "error" };
+/**
+ * What the contact action answers: the notice 'sent', or a refusal: the fields' problems with
+ * the values typed, 'rate-limited' (429, Retry-After), 'human-check-failed' or 'error'.
+ */
+export type ContactAnswer = FormAnswer<ContactErrorCode | ContactAnswerCode>;
 
 /** Name of the hidden field people never fill in and form-filling bots do. */
 export const HONEYPOT_FIELD = "website";
@@ -46,9 +51,9 @@ async function mayConfirm(db: Database, email: string): Promise<boolean> {
   return limit.allowed;
 }
 
-function formValues(form: FormData): ContactFormValues {
+function formValues(fields: FormFields): ContactFormValues {
   // Values are echoed back to re-render the form without JavaScript; cap what we echo.
-  const read = (name: string) => String(form.get(name) ?? "").slice(0, 6000);
+  const read = (name: string) => (fields[name] ?? "").slice(0, 6000);
   return {
     name: read("name"),
     email: read("email"),
@@ -63,46 +68,36 @@ function formValues(form: FormData): ContactFormValues {
  */
 export async function handleContactSubmission(request: Request, clientAddress: string) {
   const log = getLogger();
-  let form: FormData;
-  try {
-    form = await request.formData();
-  } catch {
-    return data<ContactActionResult>({ status: "error" }, { status: 400 });
-  }
-  const values = formValues(form);
-  if (String(form.get(HONEYPOT_FIELD) ?? "") !== "") {
+  const form = await readForm(request);
+  if (!form) return refuse<ContactAnswerCode>("error");
+  const values = formValues(form.fields);
+  if ((form.fields[HONEYPOT_FIELD] ?? "") !== "") {
     log.warn({ clientAddress }, "contact honeypot filled: enquiry dropped");
-    return data<ContactActionResult>({ status: "sent" });
+    return notice<ContactAnswerCode>("sent");
   }
-  const validation = validateContact(values);
-  if (!validation.success) {
-    return data<ContactActionResult>(
-      { status: "invalid", errors: validation.errors, values },
-      { status: 400 },
-    );
-  }
+  const validation = checkForm(contactSchema, values);
+  // The schema's messages are its codes (contact-schema.ts).
+  if (!validation.ok) return refuse(validation.errors as FormError<ContactErrorCode>[], { values });
   try {
     const db = getDb();
     const limit = await hitRateLimit(db, `contact:${visitorKey(clientAddress)}`, {
       limit: getConfig().contactRateLimit,
       windowMs: RATE_LIMIT_WINDOW_MS,
     });
-    if (!limit.allowed) {
-      return data<ContactActionResult>(
-        { status: "rate-limited", retryAfterSeconds: limit.retryAfterSeconds },
-        { status: 429, headers: { "Retry-After": String(limit.retryAfterSeconds) } },
-      );
-    }
-    if (!(await verifyHumanCheck(String(form.get(HUMAN_CHECK_FIELD) ?? "")))) {
-      return data<ContactActionResult>({ status: "human-check-failed" }, { status: 400 });
-    }
+    if (!limit.allowed)
+      return refuse<ContactAnswerCode>("rate-limited", {
+        status: 429,
+        retryAfter: limit.retryAfterSeconds,
+      });
+    if (!(await verifyHumanCheck(form.fields[HUMAN_CHECK_FIELD] ?? "")))
+      return refuse<ContactAnswerCode>("human-check-failed");
     const confirm = await mayConfirm(db, validation.data.email);
     const { id } = await storeEnquiry(db, validation.data, { confirm });
     getMailWorker().wake();
     log.info({ enquiryId: id, service: validation.data.service, confirm }, "enquiry stored");
-    return data<ContactActionResult>({ status: "sent" });
+    return notice<ContactAnswerCode>("sent");
   } catch (error) {
     log.error({ err: error }, "storing an enquiry failed");
-    return data<ContactActionResult>({ status: "error" }, { status: 503 });
+    return refuse<ContactAnswerCode>("error", { status: 503 });
   }
 }

@@ -9,46 +9,19 @@ import {
   type Service,
 } from "~/features/catalogue/services";
 import { VAT_INCLUDED } from "~/features/catalogue/vat";
-import { usePageViewer } from "~/features/accounts/page-viewer";
+import { usePageViewer } from "~/features/identity/page-viewer";
 import { HumanCheck } from "~/platform/human-check/human-check";
 import { Button } from "~/ui/button";
-import { Field, Select, TextArea, ValidatedForm, type FieldIssue, type FormReply } from "~/ui/form";
+import { Field, Select, TextArea, ValidatedForm, type FormReply } from "~/ui/form";
 import { showToast } from "~/ui/toast";
-import type { ContactActionResult } from "./contact-action.server";
-import { contactErrorText, contactToasts } from "./contact-messages";
-import { validateContact, type ContactFieldError } from "./contact-schema";
+import type { ContactAnswer } from "./contact-action.server";
+import { contactMessages, contactToasts } from "./contact-messages";
+import { contactSchema } from "./contact-schema";
 import {
   PENDING_PURCHASE_EVENT,
   pendingPurchaseMessage,
   takePendingPurchase,
-} from "./pending-purchase";
-
-const issuesOf = (errors: ContactFieldError[], values: { message?: string }): FieldIssue[] =>
-  errors.map((error) => ({ field: error.field, text: contactErrorText(error.code, values) }));
-
-/** The browser-side check: the server's rules, in the spec's order. */
-function checkContact(values: Record<string, unknown>): FieldIssue[] {
-  const validation = validateContact(values);
-  return validation.success ? [] : issuesOf(validation.errors, { message: String(values.message) });
-}
-
-/** How the form shows each answer of the contact action. */
-function contactReply(result: ContactActionResult): FormReply {
-  switch (result.status) {
-    case "sent":
-      return { tone: "success", text: contactToasts.sent };
-    case "invalid": {
-      const issues = issuesOf(result.errors, result.values);
-      return { tone: "error", text: issues[0]?.text ?? contactToasts.failed, issues };
-    }
-    case "rate-limited":
-      return { tone: "error", text: contactToasts.rateLimited };
-    case "human-check-failed":
-      return { tone: "error", text: contactToasts.humanCheckFailed };
-    case "error":
-      return { tone: "error", text: contactToasts.failed };
-  }
-}
+} from "~/features/payments/pending-purchase";
 
 /**
  * The enquiry form. It validates in the spec's order, shows toasts and stays on the page. It
@@ -60,13 +33,13 @@ export function ContactForm({
   serverResult,
   humanCheck,
 }: {
-  serverResult?: ContactActionResult;
+  serverResult?: ContactAnswer;
   humanCheck: boolean;
 }) {
-  const fetcher = useFetcher<ContactActionResult>();
+  const fetcher = useFetcher<ContactAnswer>();
   // A signed-in customer's name and address; never in the cached page anonymous visitors get.
   const viewer = usePageViewer();
-  const echoed = serverResult?.status === "invalid" ? serverResult.values : undefined;
+  const echoed = serverResult && "values" in serverResult ? serverResult.values : undefined;
   const [service, setService] = useState(echoed?.service ?? "");
   const [message, setMessage] = useState(echoed?.message ?? "");
   const [selected, setSelected] = useState<Service | undefined>();
@@ -106,9 +79,9 @@ export function ContactForm({
     <ValidatedForm
       fetcher={fetcher}
       action="/contacto"
-      validate={checkContact}
+      schema={contactSchema}
+      messages={contactMessages}
       answer={fetcher.data ?? serverResult}
-      describe={contactReply}
       onReply={startOver}
       blockedBy={humanCheckReady ? undefined : contactToasts.humanCheckNotReady}
       className="grid gap-5 sm:grid-cols-2"

@@ -1,6 +1,19 @@
 import { describe, expect, it } from "vitest";
-import { contactErrorText } from "./contact-messages";
-import { validateContact } from "./contact-schema";
+import { checkForm, textOf, type FormFields } from "~/platform/forms/form-answer";
+import { contactMessages } from "./contact-messages";
+import { contactSchema } from "./contact-schema";
+
+/** The contact form's check: its data, or its problems in the spec's order, one per field. */
+function validateContact(values: Record<string, unknown>) {
+  const result = checkForm(contactSchema, values);
+  return result.ok
+    ? { success: true as const, data: result.data }
+    : { success: false as const, errors: result.errors };
+}
+
+/** A problem's Spanish text, as the form shows it for the values typed. */
+const contactErrorText = (code: string, values: FormFields) =>
+  textOf(contactMessages, { code }, values);
 
 const valid = {
   name: "Ana García",

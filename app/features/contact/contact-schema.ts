@@ -65,19 +65,3 @@ export const contactSchema = z.object({
 
 export type ContactInput = z.output<typeof contactSchema>;
 export type ContactField = keyof ContactInput;
-export type ContactFieldError = { field: ContactField; code: ContactErrorCode };
-
-/** Validates raw form values; on failure the errors come in the spec's order, one per field. */
-export function validateContact(
-  values: Record<string, unknown>,
-): { success: true; data: ContactInput } | { success: false; errors: ContactFieldError[] } {
-  const result = contactSchema.safeParse(values);
-  if (result.success) return { success: true, data: result.data };
-  const errors: ContactFieldError[] = [];
-  for (const issue of result.error.issues) {
-    const field = issue.path[0] as ContactField;
-    if (errors.some((error) => error.field === field)) continue;
-    errors.push({ field, code: issue.message as ContactErrorCode });
-  }
-  return { success: false, errors };
-}

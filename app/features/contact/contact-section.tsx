@@ -1,6 +1,6 @@
 import { Clock, Mail, ShieldCheck } from "lucide-react";
 import { SectionHeading } from "~/ui/section-heading";
-import type { ContactActionResult } from "./contact-action.server";
+import type { ContactAnswer } from "./contact-action.server";
 import { ContactForm } from "./contact-form";
 
 /** The contact section (#contacto) of the home page and every service page. */
@@ -14,7 +14,7 @@ export function ContactSection({
   /** Whether the form carries the proof-of-work check. */
   humanCheck: boolean;
   /** The answer of a form posted without JavaScript. */
-  serverResult?: ContactActionResult;
+  serverResult?: ContactAnswer;
   headingLevel?: "h1" | "h2";
 }) {
   return (

@@ -1,7 +1,7 @@
 import { Mail } from "lucide-react";
 import { Link } from "react-router";
 import { serviceHref, servicesForHome } from "~/features/catalogue/services";
-import { openCookieSettings } from "~/features/privacy/cookie-consent";
+import { openCookieSettings } from "~/features/consent/cookie-consent";
 import type { SiteInfo } from "~/features/seo/site";
 import { Logo } from "~/ui/logo";
 import { FacebookIcon, InstagramIcon, LinkedInIcon, XIcon } from "~/ui/social-icons";

@@ -2,7 +2,7 @@
  * Spanish legal texts of the site (terms, privacy, cookies and legal notice).
  * Company identity values always come from the `company` argument; never hard-code them here.
  */
-import { COOKIE_POLICY_VERSION } from "~/features/privacy/cookie-consent";
+import { COOKIE_POLICY_VERSION } from "~/features/consent/cookie-consent";
 import type { CompanyDetails, LegalDocument } from "./legal-document";
 
 /** Date of the last revision shared by all legal documents. */

@@ -1,6 +1,5 @@
 import type { ToastText } from "~/platform/http/toast";
 import { z } from "~/platform/validation/zod";
-import type { FieldIssue, FormValues } from "~/ui/form";
 import { deliveryStatuses } from "./after-sale-status";
 
 /**
@@ -67,15 +66,6 @@ export const afterSaleMessages = {
 
 export type AfterSaleMessage = keyof typeof afterSaleMessages;
 
-/** The field each message is about. */
-const messageField: Partial<Record<AfterSaleMessage, string>> = {
-  refundReasonInvalid: "reason",
-  refundConfirmRequired: "confirm",
-  deliveryInvalid: "deliveryStatus",
-  deliveryNoteTooLong: "note",
-  withdrawalConfirmRequired: "confirm",
-};
-
 const stop = (error: AfterSaleMessage) => ({ error, abort: true });
 const confirmed = (error: AfterSaleMessage) =>
   z._default(z.string(), "").check(z.refine((value: string) => value === "yes", stop(error)));
@@ -99,40 +89,3 @@ export const deliverySchema = z.object({
 });
 
 export const withdrawalSchema = z.object({ confirm: confirmed("withdrawalConfirmRequired") });
-
-/** A refused after-sale form: its messages, first the one to show. */
-export type AfterSaleAnswer = { errors: AfterSaleMessage[] } | undefined;
-
-export function afterSaleIssues<T>(
-  schema: z.ZodMiniType<T>,
-  values: unknown,
-): { success: true; data: T } | { success: false; errors: AfterSaleMessage[] } {
-  const result = schema.safeParse(values);
-  if (result.success) return { success: true, data: result.data };
-  return {
-    success: false,
-    errors: result.error.issues.map((issue) => issue.message as AfterSaleMessage),
-  };
-}
-
-function issueOf(message: AfterSaleMessage): FieldIssue {
-  return {
-    field: messageField[message],
-    text: afterSaleMessages[message] ?? afterSaleMessages.saveFailed,
-  };
-}
-
-/** The browser-side check of an after-sale form: the server's schema and messages. */
-export function afterSaleCheck<T>(schema: z.ZodMiniType<T>) {
-  return (values: FormValues): FieldIssue[] => {
-    const result = afterSaleIssues(schema, values);
-    return result.success ? [] : result.errors.map(issueOf);
-  };
-}
-
-/** How an after-sale form shows a refusal of the server. */
-export function afterSaleReply(answer: AfterSaleAnswer) {
-  if (!answer || answer.errors.length === 0) return undefined;
-  const issues = answer.errors.map(issueOf);
-  return { tone: "error" as const, text: issues[0]!.text, issues };
-}

@@ -1,10 +1,11 @@
 import { and, asc, eq } from "drizzle-orm";
-import { data } from "react-router";
-import type { Viewer } from "~/features/accounts/session.server";
+import type { Viewer } from "~/features/identity/session.server";
 import { getConfig } from "~/platform/config.server";
 import { getDb } from "~/platform/db/database.server";
 import { isUuid } from "~/platform/db/ids";
 import { invoices, payments, purchases, userActivityLog } from "~/platform/db/schema";
+import { checkForm, type FormError } from "~/platform/forms/form-answer";
+import { readForm, refuse as refuseForm } from "~/platform/http/form-reply.server";
 import { redirectWithToast } from "~/platform/http/toast.server";
 import { getLogger } from "~/platform/logger.server";
 import { getMailWorker } from "~/platform/mail/mailer.server";
@@ -15,7 +16,6 @@ import {
   withdrawalNotice,
 } from "./after-sale-mails.server";
 import {
-  afterSaleIssues,
   afterSaleMessages,
   deliverySchema,
   refundSchema,
@@ -31,21 +31,12 @@ type Purchase = typeof purchases.$inferSelect;
 
 const notFound = () => new Response("Not Found", { status: 404 });
 
-/** A refused form: its messages (the first is shown), with the status that says why. */
-function refuse(errors: AfterSaleMessage[], status = 400) {
-  return data({ errors }, { status });
-}
+/** A refused form: one message, or every problem (the first is shown), and why (its status). */
+const refuse = (problems: AfterSaleMessage | FormError[], status = 400) =>
+  refuseForm(problems, { status });
 
-async function readFields(request: Request): Promise<Record<string, string>> {
-  try {
-    const fields: Record<string, string> = {};
-    for (const [name, value] of await request.formData())
-      if (typeof value === "string") fields[name] = value;
-    return fields;
-  } catch {
-    return {};
-  }
-}
+/** A posted form's text fields; none when the body is no form. */
+const readFields = async (request: Request) => (await readForm(request))?.fields ?? {};
 
 const mailContext = () => ({
   brandName: getConfig().company.brandName,
@@ -114,25 +105,25 @@ export async function staffPaymentAction(request: Request, staff: Viewer, paymen
   const back = `/admin/pagos/${paymentId}`;
   try {
     if (form.intent === "delivery") {
-      const parsed = afterSaleIssues(deliverySchema, form);
-      if (!parsed.success) return refuse(parsed.errors);
+      const parsed = checkForm(deliverySchema, form);
+      if (!parsed.ok) return refuse(parsed.errors);
       const changed = await changeDelivery(sale.purchase, sale.payment.customerEmail, parsed.data);
-      if (!changed) return refuse(["deliveryNotPaid"], 409);
+      if (!changed) return refuse("deliveryNotPaid", 409);
       return redirectWithToast(back, { kind: "success", ...afterSaleMessages.deliveryUpdated });
     }
     if (form.intent === "refund") {
-      const parsed = afterSaleIssues(refundSchema, form);
-      if (!parsed.success) return refuse(parsed.errors);
+      const parsed = checkForm(refundSchema, form);
+      if (!parsed.ok) return refuse(parsed.errors);
       const outcome = await refundAsStaff(staff, sale, parsed.data.reason);
-      if (outcome === "notRefundable") return refuse([outcome], 409);
-      if (outcome === "refundFailed") return refuse([outcome], 502);
+      if (outcome === "notRefundable") return refuse(outcome, 409);
+      if (outcome === "refundFailed") return refuse(outcome, 502);
       return redirectWithToast(back, { kind: "success", ...afterSaleMessages[outcome] });
     }
   } catch (error) {
     getLogger().error({ err: error, paymentId }, "a staff change to a payment failed");
-    return refuse(["saveFailed"], 503);
+    return refuse("saveFailed", 503);
   }
-  return refuse(["saveFailed"]);
+  return refuse("saveFailed");
 }
 
 /** Moves a paid purchase's delivery on, logs it and mails the customer; false when unpaid. */
@@ -271,8 +262,8 @@ export async function withdrawalPage(viewer: Viewer, purchaseId: string) {
  */
 export async function withdrawalAction(request: Request, viewer: Viewer, purchaseId: string) {
   if (!(await ownPurchase(viewer, purchaseId))) throw notFound();
-  const parsed = afterSaleIssues(withdrawalSchema, await readFields(request));
-  if (!parsed.success) return refuse(parsed.errors);
+  const parsed = checkForm(withdrawalSchema, await readFields(request));
+  if (!parsed.ok) return refuse(parsed.errors);
   const receivedAt = new Date();
   try {
     const recorded = await getDb().transaction(async (tx) => {
@@ -309,10 +300,10 @@ export async function withdrawalAction(request: Request, viewer: Viewer, purchas
       ]);
       return true;
     });
-    if (!recorded) return refuse(["withdrawalNotAvailable"], 409);
+    if (!recorded) return refuse("withdrawalNotAvailable", 409);
   } catch (error) {
     getLogger().error({ err: error, purchaseId }, "recording a withdrawal failed");
-    return refuse(["saveFailed"], 503);
+    return refuse("saveFailed", 503);
   }
   getMailWorker().wake();
   return redirectWithToast("/mi-cuenta?tab=compras", {

@@ -1,19 +1,23 @@
 import { eq } from "drizzle-orm";
 import { data } from "react-router";
 import { serviceById } from "~/features/catalogue/services";
-import { getViewer } from "~/features/accounts/session.server";
+import { getViewer } from "~/features/identity/session.server";
 import { getConfig } from "~/platform/config.server";
 import { getDb } from "~/platform/db/database.server";
 import { purchases } from "~/platform/db/schema";
+import { checkForm, type FormRefusal } from "~/platform/forms/form-answer";
+import { readForm, refuse, type RefuseInit } from "~/platform/http/form-reply.server";
 import { getLogger } from "~/platform/logger.server";
 import { hitRateLimit } from "~/platform/security/rate-limit.server";
+import { checkoutSchema } from "./checkout-form";
 import type { PaymentMessage } from "./payment-messages";
 import { getPaymentProvider } from "./providers.server";
 
-export type CheckoutResult = { url: string } | { error: PaymentMessage };
+/** The payment page to go to, or a refusal in the words of `paymentMessages`. */
+export type CheckoutResult = { url: string } | FormRefusal<PaymentMessage>;
 
-const fail = (error: PaymentMessage, status: number, headers?: HeadersInit) =>
-  data<CheckoutResult>({ error }, { status, headers });
+const fail = (code: PaymentMessage, status: number, init: Omit<RefuseInit, "status"> = {}) =>
+  refuse(code, { status, ...init });
 
 /**
  * Each checkout writes a purchase and calls the provider's API: a customer starts at most this
@@ -30,17 +34,14 @@ export async function startCheckout(request: Request) {
   if (!viewer) return fail("signInRequired", 401);
   if (!viewer.emailVerified) return fail("emailNotVerified", 403);
 
-  let form: FormData;
-  try {
-    form = await request.formData();
-  } catch {
-    return fail("failed", 400);
-  }
-  const serviceId = Number(form.get("serviceId"));
+  const form = await readForm(request);
+  if (!form) return fail("failed", 400);
+  const serviceId = Number(form.fields.serviceId);
   const service = Number.isInteger(serviceId) ? serviceById(serviceId) : undefined;
   if (!service) return fail("unknownService", 400);
   // The consent to begin at once, before paying (TRLGDCU art. 103 a): never assumed.
-  if (form.get("immediateStart") !== "yes") return fail("immediateStartConsentRequired", 400);
+  const consent = checkForm(checkoutSchema, form.fields);
+  if (!consent.ok) return refuse(consent.errors);
 
   const config = getConfig();
   const provider = getPaymentProvider(config);
@@ -49,8 +50,7 @@ export async function startCheckout(request: Request) {
 
   const db = getDb();
   const limit = await hitRateLimit(db, `checkout:user:${viewer.id}`, CHECKOUTS_PER_CUSTOMER);
-  if (!limit.allowed)
-    return fail("tooManyAttempts", 429, { "Retry-After": String(limit.retryAfterSeconds) });
+  if (!limit.allowed) return fail("tooManyAttempts", 429, { retryAfter: limit.retryAfterSeconds });
   const [purchase] = await db
     .insert(purchases)
     .values({
@@ -78,7 +78,7 @@ export async function startCheckout(request: Request) {
       .set({ checkoutSessionId: session.sessionId, updatedAt: new Date() })
       .where(eq(purchases.id, purchase!.id));
     if (!session.url) return fail("noSession", 502);
-    return data<CheckoutResult>({ url: session.url });
+    return data({ url: session.url });
   } catch (error) {
     getLogger().error({ err: error, purchaseId: purchase!.id }, "checkout could not be created");
     await db

@@ -1,15 +1,16 @@
 import { CreditCard, Loader2, Lock, MailWarning, MessageCircle } from "lucide-react";
 import { useEffect, useId, useRef, useState } from "react";
 import { Link, useFetcher, useNavigate } from "react-router";
-import { usePageViewer } from "~/features/accounts/page-viewer";
+import { usePageViewer } from "~/features/identity/page-viewer";
 import { track } from "~/features/analytics/track";
-import { withReturnPath } from "~/features/accounts/return-path";
+import { withReturnPath } from "~/features/identity/return-path";
 import { formatPrice, type Service } from "~/features/catalogue/services";
 import { splitVat, VAT_INCLUDED, VAT_RATE_PERCENT } from "~/features/catalogue/vat";
-import { PENDING_PURCHASE_EVENT, savePendingPurchase } from "~/features/contact/pending-purchase";
+import { PENDING_PURCHASE_EVENT, savePendingPurchase } from "~/features/payments/pending-purchase";
 import { Button, ButtonLink } from "~/ui/button";
 import { CloseButton } from "~/ui/close-button";
-import { showToast } from "~/ui/toast";
+import { Checkbox, ValidatedForm } from "~/ui/form";
+import { checkoutSchema } from "./checkout-form";
 import type { CheckoutResult } from "./checkout.server";
 import { IMMEDIATE_START_CONSENT, paymentMessages } from "./payment-messages";
 
@@ -138,22 +139,14 @@ function ReadyToPay({
   const paying = checkout.state !== "idle" || redirecting;
   const result = checkout.data;
 
-  // A new answer of the server: the browser goes to the payment page, or the error is shown.
+  // A new answer of the server: the browser goes to the payment page (the form shows a refusal).
   const [handled, setHandled] = useState(result);
   if (result !== handled) {
     setHandled(result);
     if (result && "url" in result) setRedirecting(true);
   }
   useEffect(() => {
-    if (!handled) return;
-    if ("url" in handled) window.location.assign(handled.url);
-    else {
-      const message = paymentMessages[handled.error];
-      void showToast("error", {
-        title: message.title,
-        description: "description" in message ? message.description : undefined,
-      });
-    }
+    if (handled && "url" in handled) window.location.assign(handled.url);
   }, [handled]);
 
   const consultFirst = () => {
@@ -171,9 +164,7 @@ function ReadyToPay({
     }, CONSULT_SCROLL_DELAY_MS);
   };
 
-  const error = result && "error" in result ? result.error : undefined;
-  const consentId = useId();
-  const [consentMissing, setConsentMissing] = useState(false);
+  const error = result && "errors" in result ? result.errors[0]?.code : undefined;
   const { baseCents, vatCents } = splitVat(service.priceCents);
   return (
     <>
@@ -203,47 +194,36 @@ function ReadyToPay({
           </Link>
         </p>
       ) : null}
-      <checkout.Form
-        method="post"
+      <ValidatedForm
+        fetcher={checkout}
         action="/checkout"
-        noValidate
+        schema={checkoutSchema}
+        messages={paymentMessages}
+        answer={result}
+        // A refusal is a toast: the dialog has no room for the form's alert.
+        alert={false}
         className="mt-4 grid gap-2"
-        onSubmit={(event) => {
-          const consent = event.currentTarget.elements.namedItem("immediateStart");
-          if ((consent as HTMLInputElement | null)?.checked) return;
-          event.preventDefault();
-          setConsentMissing(true);
-          (consent as HTMLInputElement | null)?.focus();
-          const message = paymentMessages.immediateStartConsentRequired;
-          void showToast("error", { title: message.title, description: message.description });
-        }}
       >
         <input type="hidden" name="serviceId" value={service.id} />
-        <div className="mb-2 flex gap-3 text-sm leading-5">
-          <input
-            id={consentId}
-            type="checkbox"
-            name="immediateStart"
-            value="yes"
-            required
-            aria-invalid={consentMissing || undefined}
-            aria-describedby={consentMissing ? `${consentId}-error` : undefined}
-            onChange={(event) => setConsentMissing(!event.currentTarget.checked && consentMissing)}
-            className="mt-0.5 size-4 shrink-0 accent-brand-600"
-          />
-          <label htmlFor={consentId} className="text-slate-700">
-            {IMMEDIATE_START_CONSENT} He leído los{" "}
-            <Link to="/terminos#desistimiento" target="_blank" className="font-semibold underline">
-              términos y el derecho de desistimiento
-            </Link>
-            .
-          </label>
-        </div>
-        {consentMissing ? (
-          <p id={`${consentId}-error`} className="-mt-1 mb-2 text-sm text-red-800">
-            {paymentMessages.immediateStartConsentRequired.description}
-          </p>
-        ) : null}
+        <Checkbox
+          name="immediateStart"
+          value="yes"
+          required
+          className="mb-2"
+          label={
+            <>
+              {IMMEDIATE_START_CONSENT} He leído los{" "}
+              <Link
+                to="/terminos#desistimiento"
+                target="_blank"
+                className="font-semibold underline"
+              >
+                términos y el derecho de desistimiento
+              </Link>
+              .
+            </>
+          }
+        />
         <Button type="submit" size="lg" disabled={paying}>
           {paying ? (
             <Loader2 className="size-5 animate-spin" aria-label="Procesando" />
@@ -256,7 +236,7 @@ function ReadyToPay({
           <MessageCircle className="size-5" aria-hidden />
           Consultar primero
         </Button>
-      </checkout.Form>
+      </ValidatedForm>
       <p className="mt-4 text-center text-xs text-slate-500">100% seguro • Reembolso garantizado</p>
     </>
   );

@@ -1,6 +1,6 @@
 import { lazy, Suspense, useState } from "react";
 import { useLocation, useSearchParams } from "react-router";
-import { withReturnPath } from "~/features/accounts/return-path";
+import { withReturnPath } from "~/features/identity/return-path";
 import type { Service } from "~/features/catalogue/services";
 import { buttonClasses, type ButtonStyle } from "~/ui/button";
 import { useHydrated } from "~/ui/use-hydrated";

@@ -1,10 +1,10 @@
 import { desc, eq, sql } from "drizzle-orm";
-import type { Viewer } from "~/features/accounts/session.server";
+import type { Viewer } from "~/features/identity/session.server";
 import { getConfig } from "~/platform/config.server";
 import { getDb } from "~/platform/db/database.server";
 import { purchases } from "~/platform/db/schema";
 import { canWithdraw } from "./after-sale-status";
-import { invoicesOfPurchases } from "./invoices.server";
+import { invoicesOfPurchases } from "~/features/billing/invoices.server";
 import { simulatedPaymentsAvailable } from "./providers.server";
 
 /** What a customer sees of their purchases (never the staff's notes on a refund). */

@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { and, eq } from "drizzle-orm";
-import { requireCustomer, type Viewer } from "~/features/accounts/session.server";
+import { requireCustomer, type Viewer } from "~/features/identity/session.server";
 import { getConfig } from "~/platform/config.server";
 import { getDb } from "~/platform/db/database.server";
 import { purchases } from "~/platform/db/schema";

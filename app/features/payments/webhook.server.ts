@@ -14,7 +14,11 @@ import { getLogger } from "~/platform/logger.server";
 import { getMailWorker } from "~/platform/mail/mailer.server";
 import { enqueueMails } from "~/platform/mail/outbox.server";
 import { isBillingPseudonym } from "./billing-erasure.server";
-import { invoicePdf, issueCorrectiveInvoice, issueSaleInvoice } from "./invoices.server";
+import {
+  invoicePdf,
+  issueCorrectiveInvoice,
+  issueSaleInvoice,
+} from "~/features/billing/invoices.server";
 import { statusesBelow, type PurchaseStatus } from "./purchase-status";
 import { stripeClient } from "./providers.server";
 import { receiptMail, refundMail } from "./receipt-mail.server";

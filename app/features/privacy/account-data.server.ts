@@ -1,7 +1,7 @@
 import { deliveryStatusLabel } from "~/features/payments/after-sale-status";
 import { asc, desc, eq, inArray } from "drizzle-orm";
-import { userStatsOf } from "~/features/accounts/account-overview.server";
-import type { Viewer } from "~/features/accounts/session.server";
+import { userStatsOf } from "~/features/customer-area/account-overview.server";
+import type { Viewer } from "~/features/identity/session.server";
 import { pseudonymiseBilling } from "~/features/payments/billing-erasure.server";
 import { purchaseStatusLabel } from "~/features/payments/purchase-status";
 import {

@@ -1,6 +1,6 @@
-import { authApiError, getAuth } from "~/features/accounts/auth.server";
-import type { Viewer } from "~/features/accounts/session.server";
-import { signOutHeaders } from "~/features/accounts/session.server";
+import { authApiError, getAuth } from "~/features/identity/auth.server";
+import type { Viewer } from "~/features/identity/session.server";
+import { signOutHeaders } from "~/features/identity/session.server";
 import { getDb } from "~/platform/db/database.server";
 import { redirectWithToast } from "~/platform/http/toast.server";
 import { getLogger } from "~/platform/logger.server";

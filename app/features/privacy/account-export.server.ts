@@ -1,4 +1,4 @@
-import type { Viewer } from "~/features/accounts/session.server";
+import type { Viewer } from "~/features/identity/session.server";
 import { getDb } from "~/platform/db/database.server";
 import { hitRateLimit } from "~/platform/security/rate-limit.server";
 import { exportAccountData, exportFileName } from "./account-data.server";

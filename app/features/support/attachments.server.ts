@@ -1,6 +1,6 @@
 import { eq } from "drizzle-orm";
 import { fileTypeFromBuffer } from "file-type";
-import { isAdmin, type Viewer } from "~/features/accounts/session.server";
+import { isAdmin, type Viewer } from "~/features/identity/session.server";
 import type { Database } from "~/platform/db/client.server";
 import { getDb } from "~/platform/db/database.server";
 import { isUuid } from "~/platform/db/ids";

@@ -1,77 +1,20 @@
-import { ArrowLeft, Paperclip } from "lucide-react";
-import { accountTabPath } from "~/features/accounts/account-tabs";
+import { Paperclip } from "lucide-react";
 import { Link } from "react-router";
-import type { z } from "~/platform/validation/zod";
 import { formatDate } from "~/ui/dates";
-import {
-  Field,
-  ValidatedForm,
-  type FieldIssue,
-  type FormReply,
-  type FormValues,
-  type ValidatedFormProps,
-} from "~/ui/form";
+import { Field } from "~/ui/form";
 import {
   ATTACHMENT_LIMITS,
   attachmentAccept,
   categoryLabel,
   priorityLabel,
-  supportIssues,
-  supportMessageField,
-  supportText,
   ticketStatusLabel,
-  type SupportAnswer,
-  type SupportMessage,
 } from "./ticket-rules";
 
 /**
- * The ticket forms and badges, shared by the customer's and the staff's pages: one way to check a
- * ticket form in the browser, one way to show the server's answer, one look for status and priority.
+ * The parts of the ticket pages shared by the customer's and the staff's: one look for status and
+ * priority, the files of a message. Their forms are the kit's `ValidatedForm` with the ticket
+ * schemas and `supportMessages` (ticket-rules.ts).
  */
-
-/** What a ticket action answers when it refuses a form (see tickets.server.ts). */
-export type { SupportAnswer };
-
-function supportIssue(message: SupportMessage, refusedFile?: string): FieldIssue {
-  return { field: supportMessageField[message], text: supportText(message, refusedFile) };
-}
-
-/** The browser-side check of a ticket form: the server's schema, with its messages. */
-export function supportCheck<T>(schema: z.ZodMiniType<T>) {
-  return (values: FormValues): FieldIssue[] => {
-    const result = supportIssues(schema, values);
-    return result.success ? [] : result.errors.map((error) => supportIssue(error));
-  };
-}
-
-/** How every ticket form shows the server's answer: the first problem, each next to its field. */
-export function supportReply(answer: SupportAnswer): FormReply | undefined {
-  if (!answer || !("errors" in answer) || answer.errors.length === 0) return undefined;
-  const issues = answer.errors.map((error) => supportIssue(error, answer.refusedFile));
-  const fieldIssues = issues.filter((issue) => issue.field);
-  return {
-    tone: "error",
-    text: issues[0]!.text,
-    issues: fieldIssues.length > 0 ? issues : undefined,
-  };
-}
-
-/** A ticket form: checked in the browser with `schema` (the server's), answered the support way. */
-export function SupportForm<T>({
-  schema,
-  ...props
-}: { schema?: z.ZodMiniType<T> } & Omit<
-  ValidatedFormProps<SupportAnswer>,
-  "validate" | "describe"
->) {
-  return (
-    <ValidatedForm
-      validate={schema ? supportCheck(schema) : undefined}
-      describe={supportReply}
-      {...props}
-    />
-  );
-}
 
 const badgeClasses = "inline-flex items-center rounded-full px-2.5 py-0.5 text-xs font-semibold";
 
@@ -202,18 +145,5 @@ export function AttachmentList({ attachments }: { attachments: readonly Attachme
         </li>
       ))}
     </ul>
-  );
-}
-
-/** The way back from a ticket page to Mi Cuenta's Soporte tab. */
-export function BackToSupport() {
-  return (
-    <Link
-      to={accountTabPath("soporte")}
-      className="inline-flex items-center gap-1 text-sm font-semibold text-brand-700 hover:underline"
-    >
-      <ArrowLeft className="size-4" aria-hidden />
-      Volver a Soporte
-    </Link>
   );
 }

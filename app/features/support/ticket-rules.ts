@@ -1,4 +1,4 @@
-import type { ToastText } from "~/platform/http/toast";
+import type { MessageBook } from "~/platform/forms/form-answer";
 import { z } from "~/platform/validation/zod";
 
 /**
@@ -119,10 +119,11 @@ export const supportMessages = {
   ticketUpdated: { title: "Ticket actualizado" },
   replySent: { title: "Respuesta enviada", description: "Hemos avisado al cliente por email." },
   saveFailed: { title: "Error al guardar", description: "Por favor, inténtalo de nuevo." },
-  attachmentType: {
+  /** Names the refused file (the error's detail). */
+  attachmentType: ({ detail }: { detail?: string }) => ({
     title: "Tipo de archivo no permitido",
-    description: "Solo se admiten PNG, JPEG, WebP, PDF y texto. {nombre} no se ha enviado.",
-  },
+    description: `Solo se admiten PNG, JPEG, WebP, PDF y texto. ${detail?.trim() ? `«${detail.trim()}»` : "El archivo"} no se ha enviado.`,
+  }),
   attachmentTooBig: {
     title: "Archivo demasiado grande",
     description: "Cada archivo puede ocupar como máximo 5 MB.",
@@ -135,42 +136,9 @@ export const supportMessages = {
     title: "Demasiados tickets",
     description: "Has creado varios tickets seguidos. Espera unos minutos e inténtalo de nuevo.",
   },
-} satisfies Record<string, ToastText>;
+} satisfies MessageBook;
 
 export type SupportMessage = keyof typeof supportMessages;
-
-/**
- * What a ticket action answers when it refuses a form: every problem in the form's order, the
- * text typed (so a page without JavaScript shows it again) and the name of a refused file.
- */
-export type SupportAnswer = {
-  errors: SupportMessage[];
-  values?: Record<string, string>;
-  refusedFile?: string;
-};
-
-/** A message's text, naming the refused file where it says {nombre}. */
-export function supportText(message: SupportMessage, fileName?: string): ToastText {
-  const text: ToastText = supportMessages[message] ?? supportMessages.saveFailed;
-  if (!text.description?.includes("{nombre}")) return text;
-  const named = fileName?.trim() ? `«${fileName.trim()}»` : "El archivo";
-  return { ...text, description: text.description.replace("{nombre}", named) };
-}
-
-/** The field each message is about, so a form shows it next to that field. */
-export const supportMessageField: Partial<Record<SupportMessage, string>> = {
-  subjectTooShort: "subject",
-  subjectTooLong: "subject",
-  categoryRequired: "category",
-  priorityInvalid: "priority",
-  statusInvalid: "status",
-  messageTooShort: "message",
-  messageTooLong: "message",
-  purchaseUnknown: "purchaseId",
-  attachmentType: "attachments",
-  attachmentTooBig: "attachments",
-  tooManyAttachments: "attachments",
-};
 
 const stop = (error: SupportMessage) => ({ error, abort: true });
 
@@ -209,19 +177,6 @@ export const ticketChangeSchema = z.object({
   status: z.enum(ticketStatuses, { error: "statusInvalid" }),
   priority: z.enum(ticketPriorities, { error: "priorityInvalid" }),
 });
-
-/** Every issue of a parse, as the codes of their messages. */
-export function supportIssues<T>(
-  schema: z.ZodMiniType<T>,
-  values: unknown,
-): { success: true; data: T } | { success: false; errors: SupportMessage[] } {
-  const result = schema.safeParse(values);
-  if (result.success) return { success: true, data: result.data };
-  return {
-    success: false,
-    errors: result.error.issues.map((issue) => issue.message as SupportMessage),
-  };
-}
 
 /** TK-2026-000123: the year and the year's sequence number. */
 export function formatTicketNumber(year: number, sequence: number): string {

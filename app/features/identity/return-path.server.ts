@@ -1,5 +1,5 @@
 import { returnPathOf, safeReturnPath } from "./return-path";
-import { signUpJourneyCookie } from "./session.server";
+import { signUpJourneyCookie } from "./journey-cookies.server";
 
 /**
  * The page to come back to, kept across the verification mail: sign-up sets it from its

@@ -1,7 +1,7 @@
 import type { User } from "better-auth";
 import { redirectWithToast } from "~/platform/http/toast.server";
-import { accountMessages } from "./account-schemas";
-import { pendingVerificationCookie } from "./session.server";
+import { identityMessages } from "./identity-rules";
+import { pendingVerificationCookie } from "./journey-cookies.server";
 
 /**
  * The mailed verification link confirms the address in whichever browser opens it, but signs in
@@ -42,7 +42,7 @@ export async function verificationLinkHook() {
     }
     const toLogin = await redirectWithToast("/login-cliente", {
       kind: "success",
-      ...accountMessages.emailVerifiedSignIn,
+      ...identityMessages.emailVerifiedSignIn,
     });
     ctx.setHeader("Set-Cookie", toLogin.headers.get("Set-Cookie")!);
     throw ctx.redirect(toLogin.headers.get("Location")!);

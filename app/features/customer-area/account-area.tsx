@@ -1,4 +1,4 @@
-import { LifeBuoy, Plus } from "lucide-react";
+import { ArrowLeft, LifeBuoy, Plus } from "lucide-react";
 import type { KeyboardEvent, ReactNode } from "react";
 import { Link } from "react-router";
 import { formatPrice } from "~/features/catalogue/services";
@@ -6,6 +6,7 @@ import { PurchaseList, type PurchaseListItem } from "~/features/payments/purchas
 import { TicketList, type TicketListItem } from "~/features/support/support-ui";
 import { ButtonLink } from "~/ui/button";
 import { FormAlert } from "~/ui/form";
+import { StatCardGrid } from "~/ui/stat-cards";
 import { accountLoadMessages, accountTabPath, accountTabs, type AccountTab } from "./account-tabs";
 
 /** The pieces of Mi Cuenta: its tabs, the stat cards and the lists of each tab. */
@@ -93,14 +94,9 @@ export function StatCards({ stats }: { stats: AccountStats | null }) {
     { label: "Tickets resueltos", value: stats?.resolvedTickets },
   ];
   return (
-    <dl className="mt-6 grid grid-cols-2 gap-4 lg:grid-cols-4">
-      {cards.map((card) => (
-        <div key={card.label} className="rounded-xl bg-white p-4 shadow-sm ring-1 ring-slate-200">
-          <dt className="text-sm text-slate-500">{card.label}</dt>
-          <dd className="mt-1 text-2xl font-bold text-ink">{card.value ?? "—"}</dd>
-        </div>
-      ))}
-    </dl>
+    <div className="mt-6">
+      <StatCardGrid cards={cards} columns="lg:grid-cols-4" />
+    </div>
   );
 }
 
@@ -173,4 +169,17 @@ export function TicketsPanel({
       </EmptyState>
     );
   return <TicketList tickets={tickets} />;
+}
+
+/** The way back from a ticket page to Mi Cuenta's Soporte tab. */
+export function BackToSupport() {
+  return (
+    <Link
+      to={accountTabPath("soporte")}
+      className="inline-flex items-center gap-1 text-sm font-semibold text-brand-700 hover:underline"
+    >
+      <ArrowLeft className="size-4" aria-hidden />
+      Volver a Soporte
+    </Link>
+  );
 }

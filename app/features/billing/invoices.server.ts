@@ -1,5 +1,5 @@
 import { and, eq, inArray, sql } from "drizzle-orm";
-import type { Viewer } from "~/features/accounts/session.server";
+import type { Viewer } from "~/features/identity/session.server";
 import { getConfig } from "~/platform/config.server";
 import type { Database } from "~/platform/db/client.server";
 import { getDb } from "~/platform/db/database.server";

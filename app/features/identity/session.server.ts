@@ -1,14 +1,11 @@
 import { and, eq } from "drizzle-orm";
-import { createCookie, redirect } from "react-router";
-import { getConfig } from "~/platform/config.server";
+import { redirect } from "react-router";
 import { getDb } from "~/platform/db/database.server";
 import { sessions, userRoles } from "~/platform/db/schema";
 import { redirectWithToast } from "~/platform/http/toast.server";
-import { accountMessages } from "./account-schemas";
 import { safeReturnPath, withReturnPath } from "./return-path";
-import type { PageViewer } from "./page-viewer";
-import { profileOf } from "./profile.server";
 import { getAuth, hasSessionCookie, SESSION_ABSOLUTE_LIFETIME_MS } from "./auth.server";
+import { identityMessages } from "./identity-rules";
 
 /** What pages may know about the signed-in visitor. */
 export type Viewer = { id: string; email: string; emailVerified: boolean; createdAt: string };
@@ -42,15 +39,6 @@ export async function getViewer(
       : null,
     headers,
   };
-}
-
-/** The root loader's viewer: the signed-in user with the profile's full name (see PageViewer). */
-export async function getPageViewer(
-  request: Request,
-): Promise<{ viewer: (Viewer & PageViewer) | null; headers: Headers }> {
-  const { viewer, headers } = await getViewer(request);
-  if (!viewer) return { viewer, headers };
-  return { viewer: { ...viewer, fullName: (await profileOf(viewer)).fullName }, headers };
 }
 
 /**
@@ -100,7 +88,7 @@ export async function requireAdmin(request: Request): Promise<Viewer> {
   if (!viewer) {
     throw await redirectWithToast("/login", {
       kind: "error",
-      ...accountMessages.adminSessionRequired,
+      ...identityMessages.adminSessionRequired,
     });
   }
   if (!(await isAdmin(viewer.id))) {
@@ -108,7 +96,7 @@ export async function requireAdmin(request: Request): Promise<Viewer> {
     const headers = fromThisSite ? await signOutHeaders(request) : undefined;
     throw await redirectWithToast(
       "/login",
-      { kind: "error", ...accountMessages.accessDenied },
+      { kind: "error", ...identityMessages.accessDenied },
       { headers },
     );
   }
@@ -129,25 +117,4 @@ export async function signOutHeaders(request: Request): Promise<Headers> {
 /** Ends one session by its token (the admin login refuses a session it just created). */
 export async function revokeSessionToken(token: string) {
   await getDb().delete(sessions).where(eq(sessions.token, token));
-}
-
-/**
- * The address waiting for confirmation, so /verificar-email can show it and resend the mail
- * before the user can sign in. Signed, HttpOnly, one day.
- */
-export function pendingVerificationCookie() {
-  return signUpJourneyCookie("vd_pending_email");
-}
-
-/** A signed, HttpOnly cookie of the way from sign-up to the first sign-in: one day. */
-export function signUpJourneyCookie(name: `vd_${string}`) {
-  const config = getConfig();
-  return createCookie(name, {
-    httpOnly: true,
-    sameSite: "lax",
-    secure: config.isProduction,
-    path: "/",
-    maxAge: 24 * 60 * 60,
-    secrets: [config.authSecret],
-  });
 }

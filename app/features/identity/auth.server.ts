@@ -6,8 +6,8 @@ import { getDb } from "~/platform/db/database.server";
 import { accounts, profiles, sessions, users, verifications } from "~/platform/db/schema";
 import { getMailWorker } from "~/platform/mail/mailer.server";
 import { enqueueMails, type OutgoingMail } from "~/platform/mail/outbox.server";
-import { passwordResetMail, verificationMail } from "./account-mails.server";
-import { PASSWORD_LIMITS } from "./account-schemas";
+import { passwordResetMail, verificationMail } from "./auth-mails.server";
+import { PASSWORD_LIMITS } from "./identity-rules";
 import { rememberVerification, verificationLinkHook } from "./verification-link.server";
 
 /** Express copies the trusted client address here (overwriting any incoming value). */

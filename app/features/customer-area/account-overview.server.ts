@@ -1,12 +1,12 @@
 import { eq } from "drizzle-orm";
 import { purchasesOf, purchaseTotalsSql } from "~/features/payments/purchases.server";
-import { ticketCountsSql, ticketsOf } from "~/features/support/tickets.server";
+import { ticketCountsSql, ticketsOf } from "~/features/support/ticket-store.server";
 import { getDb } from "~/platform/db/database.server";
 import { users } from "~/platform/db/schema";
 import { getLogger } from "~/platform/logger.server";
 import { accountTabOf } from "./account-tabs";
-import { profileOf } from "./profile.server";
-import type { Viewer } from "./session.server";
+import { profileOf } from "~/features/accounts/profile.server";
+import type { Viewer } from "~/features/identity/session.server";
 
 /** Resumen shows the latest few; the history tabs show this many. */
 const LATEST = { purchases: 3, tickets: 2 } as const;

@@ -1,0 +1,19 @@
+import { ilike, sql } from "drizzle-orm";
+import { customers, searchText } from "~/platform/db/schema";
+import { sqlCsvText, sqlEuros } from "./csv-cells.server";
+import { containsPattern, newestFirstTab } from "./list-query.server";
+
+// Clientes: one row per billing address with its totals, newest first.
+
+export const customersTab = newestFirstTab(customers, {
+  filter: (_db, { search }) =>
+    search ? ilike(searchText.customers(customers), containsPattern(search)) : undefined,
+  csvColumns: [
+    ["Email", sqlCsvText(customers.email)],
+    ["Nombre", sqlCsvText(customers.name)],
+    ["Pedidos", sql<string>`${customers.totalOrders}::text`],
+    ["Total gastado", sqlEuros(customers.totalSpent)],
+  ],
+});
+
+export type CustomerRow = typeof customers.$inferSelect;

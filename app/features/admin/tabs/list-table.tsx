@@ -1,0 +1,95 @@
+import type { ReactNode } from "react";
+import { DataTable } from "~/ui/data-table";
+import { formatDate } from "~/ui/dates";
+
+/** One column of an admin list: its header, its cell's classes beside the padding, its cell. */
+export type Column<Row> = {
+  header: string;
+  className?: string;
+  cell: (row: Row) => ReactNode;
+};
+
+/** The data attributes of a row, by which the browser tests and styles find it. */
+type RowData = Record<`data-${string}`, string | boolean | undefined>;
+
+const cellClasses = "px-4 py-2.5 align-top";
+/** A column as narrow as its content, so the others get the room. */
+export const fit = "w-px whitespace-nowrap";
+
+/** A state or role in a pill; `tone` gives its colours. */
+export function Badge({ tone, children }: { tone: string; children: ReactNode }) {
+  return (
+    <span
+      className={`inline-flex items-center rounded-full px-2.5 py-0.5 text-xs font-semibold ${tone}`}
+    >
+      {children}
+    </span>
+  );
+}
+
+/** An admin list: the shared table, one row per item, with the admin's empty text. */
+export function ListTable<Row extends { id: string }>({
+  caption,
+  columns,
+  rows,
+  rowData,
+}: {
+  caption: string;
+  columns: readonly Column<Row>[];
+  rows: readonly Row[];
+  rowData?: (row: Row) => RowData;
+}) {
+  return (
+    <DataTable
+      caption={caption}
+      headers={columns.map((column) => column.header)}
+      emptyText={rows.length === 0 ? "No hay resultados." : undefined}
+      className="mt-4 bg-white"
+    >
+      {rows.map((row) => (
+        <tr key={row.id} {...rowData?.(row)}>
+          {columns.map((column) => (
+            <td
+              key={column.header}
+              className={column.className ? `${cellClasses} ${column.className}` : cellClasses}
+            >
+              {column.cell(row)}
+            </td>
+          ))}
+        </tr>
+      ))}
+    </DataTable>
+  );
+}
+
+/** An address that may break after its '@' when a narrow column needs it, and nowhere else. */
+export function EmailText({ email }: { email: string }) {
+  const at = email.lastIndexOf("@");
+  if (at < 0) return <>{email}</>;
+  return (
+    <span>
+      {email.slice(0, at + 1)}
+      <wbr />
+      {email.slice(at + 1)}
+    </span>
+  );
+}
+
+/** A moment of the row, as every admin list writes it. */
+export function dateColumn<Row>(
+  header: string,
+  className: string,
+  moment: (row: Row) => Date | string,
+): Column<Row> {
+  return { header, className, cell: (row) => formatDate(moment(row), "shortDateTime") };
+}
+
+/** Who a row is about: the main line, and under it a smaller one when there is one. */
+export function PersonCell({ main, under }: { main: ReactNode; under: ReactNode }) {
+  return (
+    <>
+      <span className="font-medium text-ink">{main}</span>
+      {under ? <span className="mt-0.5 block text-xs text-slate-600">{under}</span> : null}
+    </>
+  );
+}

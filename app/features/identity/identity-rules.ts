@@ -1,0 +1,14 @@
+import type { ToastText } from "~/platform/http/toast";
+
+/** Better Auth enforces these; the account forms check them first (account-schemas.ts). */
+export const PASSWORD_LIMITS = { min: 8, max: 100 } as const;
+
+/** What the guards and the verification link tell a visitor (spec section 8). */
+export const identityMessages = {
+  adminSessionRequired: { title: "Debes iniciar sesión" },
+  accessDenied: { title: "Acceso denegado" },
+  emailVerifiedSignIn: {
+    title: "Email verificado",
+    description: "Tu dirección está confirmada. Inicia sesión para continuar.",
+  },
+} as const satisfies Record<string, ToastText>;

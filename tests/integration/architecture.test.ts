@@ -1,0 +1,144 @@
+import { existsSync, readdirSync, readFileSync } from "node:fs";
+import path from "node:path";
+import { ESLint } from "eslint";
+import { describe, expect, it } from "vitest";
+import { featureDependencies } from "../../feature-graph.js";
+
+const root = path.resolve(import.meta.dirname, "../..");
+const featuresDir = path.join(root, "app/features");
+const graph: Record<string, readonly string[]> = featureDependencies;
+
+/** A cycle in `edges` as the list of its nodes, or null when there is none. */
+function findCycle(edges: Map<string, string[]>): string[] | null {
+  const state = new Map<string, "open" | "done">();
+  const trail: string[] = [];
+  const visit = (node: string): string[] | null => {
+    if (state.get(node) === "done") return null;
+    if (state.get(node) === "open") return [...trail.slice(trail.indexOf(node)), node];
+    state.set(node, "open");
+    trail.push(node);
+    for (const next of edges.get(node) ?? []) {
+      const cycle = visit(next);
+      if (cycle) return cycle;
+    }
+    trail.pop();
+    state.set(node, "done");
+    return null;
+  };
+  for (const node of edges.keys()) {
+    const cycle = visit(node);
+    if (cycle) return cycle;
+  }
+  return null;
+}
+
+function sourceFiles(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const full = path.join(dir, entry.name);
+    if (entry.isDirectory()) return sourceFiles(full);
+    return /\.tsx?$/.test(entry.name) && !/\.test\.tsx?$/.test(entry.name) ? [full] : [];
+  });
+}
+
+/** The files of app/ that `file` imports (static, dynamic and type imports alike). */
+function importsOf(file: string): string[] {
+  const text = readFileSync(file, "utf8");
+  const specifiers = [...text.matchAll(/(?:from|import)\s*\(?\s*"([^"]+)"/g)].map((m) => m[1]!);
+  return specifiers.flatMap((specifier) => {
+    const base = specifier.startsWith("~/")
+      ? path.join(root, "app", specifier.slice(2))
+      : specifier.startsWith(".")
+        ? path.resolve(path.dirname(file), specifier)
+        : null;
+    if (!base) return [];
+    const found = ["", ".ts", ".tsx", "/index.ts", "/index.tsx"]
+      .map((ending) => base + ending)
+      .find((candidate) => existsSync(candidate) && /\.tsx?$/.test(candidate));
+    return found ? [found] : [];
+  });
+}
+
+describe("the feature graph", () => {
+  it("names every folder of app/features, and only those", () => {
+    const folders = readdirSync(featuresDir, { withFileTypes: true })
+      .filter((entry) => entry.isDirectory())
+      .map((entry) => entry.name)
+      .sort();
+    expect(Object.keys(graph).sort()).toEqual(folders);
+    for (const allowed of Object.values(graph))
+      for (const feature of allowed) expect(folders).toContain(feature);
+  });
+
+  it("is a DAG", () => {
+    expect(findCycle(new Map(Object.entries(graph).map(([k, v]) => [k, [...v]])))).toBeNull();
+  });
+
+  it("finds a cycle when there is one (the check itself can fail)", () => {
+    const cyclic = new Map([
+      ["a", ["b"]],
+      ["b", ["c"]],
+      ["c", ["a"]],
+    ]);
+    expect(findCycle(cyclic)).toEqual(["a", "b", "c", "a"]);
+  });
+
+  it("is the one docs/architecture.md draws: one row per folder with what it may import", () => {
+    const doc = readFileSync(path.join(root, "docs/architecture.md"), "utf8");
+    for (const [feature, allowed] of Object.entries(graph)) {
+      const row = doc.split("\n").find((line) => line.startsWith(`| \`${feature}/\``));
+      expect(row, `docs/architecture.md has no row for ${feature}/`).toBeDefined();
+      const cells = row!.split("|").map((cell) => cell.trim());
+      const listed = [...(cells[2] ?? "").matchAll(/`([a-z-]+)`/g)].map((m) => m[1]);
+      expect(listed.sort(), `the arrows of ${feature}/ in docs/architecture.md`).toEqual(
+        [...allowed].sort(),
+      );
+    }
+  });
+});
+
+describe("imports", () => {
+  it("form no cycle anywhere in app/", () => {
+    const files = sourceFiles(path.join(root, "app"));
+    const edges = new Map(files.map((file) => [file, importsOf(file)]));
+    const cycle = findCycle(edges);
+    expect(cycle?.map((file) => path.relative(root, file)) ?? null).toBeNull();
+  });
+
+  it("against the graph fail lint", async () => {
+    const eslint = new ESLint({ cwd: root });
+    const lint = async (file: string, code: string) => {
+      const [result] = await eslint.lintText(code, { filePath: path.join(root, file) });
+      return result!.messages.map((message) => message.ruleId);
+    };
+    // A feature reaching one it may not (through the alias, or climbing with ../).
+    expect(
+      await lint("app/features/catalogue/probe.ts", 'export { a } from "~/features/payments/x";\n'),
+    ).toContain("no-restricted-imports");
+    expect(
+      await lint(
+        "app/features/identity/probe.ts",
+        'import { a } from "../accounts/x";\nexport const b = a;\n',
+      ),
+    ).toContain("no-restricted-imports");
+    expect(
+      await lint(
+        "app/features/support/probe.ts",
+        'import { a } from "~/features/customer-area/x";\nexport const b = a;\n',
+      ),
+    ).toContain("no-restricted-imports");
+    // Platform and ui under every feature.
+    expect(
+      await lint(
+        "app/ui/probe.ts",
+        'import { a } from "~/features/catalogue/x";\nexport const b = a;\n',
+      ),
+    ).toContain("no-restricted-imports");
+    // An arrow the graph has passes.
+    expect(
+      await lint(
+        "app/features/customer-area/probe.ts",
+        'import { a } from "~/features/payments/x";\nexport const b = a;\n',
+      ),
+    ).not.toContain("no-restricted-imports");
+  });
+});
