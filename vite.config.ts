@@ -20,16 +20,15 @@ const clientChunkGroups: ChunkGroup[] = [
   },
   {
     name: "forms",
-    test: /node_modules[\\/]zod[\\/]|[\\/]app[\\/](?:platform[\\/]validation|features[\\/](?:contact|accounts|identity|payments[\\/]pending-purchase))[\\/.]/,
+    test: /node_modules[\\/]zod[\\/]|[\\/]app[\\/](?:platform[\\/]validation|features[\\/](?:contact|accounts[\\/]account-schemas|identity|payments[\\/]pending-purchase))[\\/.]/,
     minShareCount: 2,
     priority: 1,
   },
   {
     name: "site",
-    // Parts shared by signed-in pages only (the after-sale forms, Mi Cuenta's purchase list,
-    // the stat cards of Mi Cuenta and the panel): kept out, or every public page would
-    // download them.
-    test: /[\\/](?:app[\\/](?:ui(?![\\/]stat-cards)|features[\\/](?:layout|catalogue|seo|payments(?![\\/](?:after-sale-rules|pending-purchase|purchase-list))|privacy|consent|legal|analytics))|node_modules[\\/]lucide-react)[\\/]/,
+    // Parts shared by signed-in pages only (ui/signed-in, the after-sale forms, Mi Cuenta's
+    // purchase list): kept out, or every public page would download them.
+    test: /[\\/](?:app[\\/](?:ui(?![\\/]signed-in)|features[\\/](?:layout|catalogue|seo|payments(?![\\/](?:after-sale-rules|pending-purchase|purchase-list))|privacy|consent|legal|analytics))|node_modules[\\/]lucide-react)[\\/]/,
     minShareCount: 2,
     priority: 2,
   },

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { LOG_REDACTION, REDACTED, redactUrl } from "./log-redaction";
+import { createLogger } from "./logger.server";
+import { LOG_REDACTION, maskCardNumbers, REDACTED, redactUrl } from "./log-redaction";
 
 const jwt = "eyJhbGciOiJIUzI1NiJ9.eyJlbWFpbCI6ImFAYi5lcyJ9.ZmlybWE";
 
@@ -86,5 +87,28 @@ describe("LOG_REDACTION", () => {
       "/api/auth/reset-password/[Redacted]",
     );
     expect(censor(42, ["url"])).toBe(REDACTED);
+  });
+});
+
+describe("maskCardNumbers", () => {
+  it("masks a run of 13 to 19 digits that passes Luhn, typed with spaces or dashes too", () => {
+    expect(maskCardNumbers("evt i{=79007199254740993%%")).toBe(`evt i{=${REDACTED}%%`);
+    expect(maskCardNumbers("pago 4242 4242 4242 4242 ok")).toBe(`pago ${REDACTED} ok`);
+    expect(maskCardNumbers("5555-5555-5555-4444")).toBe(REDACTED);
+  });
+
+  it("keeps numbers that are no card: ids, timestamps, a failed Luhn check", () => {
+    expect(maskCardNumbers("TK-2026-000042 at 1764100000000")).toBe(
+      "TK-2026-000042 at 1764100000000",
+    );
+    expect(maskCardNumbers("4242424242424241")).toBe("4242424242424241");
+  });
+
+  it("is applied to every line the site's logger writes", () => {
+    const lines: string[] = [];
+    const logger = createLogger("info", { write: (line: string) => void lines.push(line) });
+    logger.warn({ eventId: "evt_4242424242424242", nested: { note: "4242424242424242" } }, "x");
+    expect(lines.join("")).not.toContain("4242424242424242");
+    expect(lines.join("")).toContain(REDACTED);
   });
 });

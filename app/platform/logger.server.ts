@@ -1,6 +1,6 @@
 import pino from "pino";
 import { getConfig } from "./config.server";
-import { errorForLog, LOG_REDACTION } from "./log-redaction";
+import { errorForLog, LOG_REDACTION, maskCardNumbers, maskCardNumbersIn } from "./log-redaction";
 
 let cached: pino.Logger | undefined;
 
@@ -22,6 +22,18 @@ export function createLogger(
       // Errors of failed queries without the values they carried (log-redaction.ts).
       serializers: {
         err: (error: unknown) => pino.stdSerializers.err(errorForLog(error) as Error),
+      },
+      // Card numbers masked in every field and message, whatever sent them (log-redaction.ts).
+      formatters: { log: (fields) => maskCardNumbersIn(fields) },
+      hooks: {
+        logMethod(args, method) {
+          method.apply(
+            this,
+            args.map((arg) => (typeof arg === "string" ? maskCardNumbers(arg) : arg)) as Parameters<
+              typeof method
+            >,
+          );
+        },
       },
     },
     destination,

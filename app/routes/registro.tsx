@@ -1,16 +1,8 @@
-import { useState } from "react";
-import { Link, redirect, useNavigation } from "react-router";
 import type { Route } from "./+types/registro";
 import { signUp } from "~/features/accounts/account-actions.server";
-import { accountMessages, signUpSchema } from "~/features/accounts/account-schemas";
-import { AccountCard, NewPasswordFields } from "~/features/accounts/account-ui";
-import { Field, ValidatedForm } from "~/ui/form";
-import { returnPathOf, useReturnPath, withReturnPath } from "~/features/identity/return-path";
-import { getViewer } from "~/features/identity/session.server";
+import { signUpPage } from "~/features/accounts/account-pages.server";
+import { SignUpPage } from "~/features/accounts/sign-up-page";
 import { pageMeta } from "~/features/seo/meta";
-import { HumanCheck } from "~/platform/human-check/human-check";
-import { humanCheckEnabled } from "~/platform/human-check/human-check.server";
-import { Button } from "~/ui/button";
 
 export const meta: Route.MetaFunction = ({ matches }) =>
   pageMeta(matches, {
@@ -19,10 +11,8 @@ export const meta: Route.MetaFunction = ({ matches }) =>
     path: "/registro",
   });
 
-export async function loader({ request }: Route.LoaderArgs) {
-  const { viewer } = await getViewer(request);
-  if (viewer) throw redirect(returnPathOf(request.url) ?? "/mi-cuenta");
-  return { humanCheck: humanCheckEnabled() };
+export function loader({ request }: Route.LoaderArgs) {
+  return signUpPage(request);
 }
 
 export function action({ request, context }: Route.ActionArgs) {
@@ -30,58 +20,5 @@ export function action({ request, context }: Route.ActionArgs) {
 }
 
 export default function SignUp({ loaderData, actionData }: Route.ComponentProps) {
-  const busy = useNavigation().state === "submitting";
-  const [humanCheckReady, setHumanCheckReady] = useState(!loaderData.humanCheck);
-  const returnPath = useReturnPath();
-  return (
-    <AccountCard
-      title="Crear cuenta"
-      subtitle={
-        <>
-          ¿Ya tienes cuenta?{" "}
-          <Link
-            to={withReturnPath("/login-cliente", returnPath)}
-            className="font-semibold text-brand-700 underline"
-          >
-            Inicia sesión
-          </Link>
-        </>
-      }
-    >
-      <ValidatedForm
-        schema={signUpSchema}
-        messages={accountMessages}
-        answer={actionData}
-        blockedBy={humanCheckReady ? undefined : accountMessages.humanCheckNotReady}
-        className="space-y-4"
-        aria-label="Registro"
-      >
-        <Field label="Email" name="email" type="email" autoComplete="email" required />
-        <NewPasswordFields label="Contraseña" />
-        <p className="text-xs text-slate-500">
-          Mínimo 8 caracteres. Te enviaremos un email para confirmar tu cuenta.
-        </p>
-        {loaderData.humanCheck ? (
-          // Space reserved for the widget, so the button does not move when it appears.
-          <div className="min-h-[72px]">
-            <HumanCheck onReadyChange={setHumanCheckReady} renewOn={actionData} />
-          </div>
-        ) : null}
-        <p className="text-sm text-slate-600">
-          Al crear tu cuenta aceptas los{" "}
-          <Link to="/terminos" className="font-semibold text-brand-700 underline">
-            Términos y Condiciones
-          </Link>{" "}
-          y confirmas que has leído la{" "}
-          <Link to="/privacidad" className="font-semibold text-brand-700 underline">
-            Política de Privacidad
-          </Link>
-          .
-        </p>
-        <Button type="submit" size="lg" className="w-full" disabled={busy || !humanCheckReady}>
-          {busy ? "Registrando..." : humanCheckReady ? "Crear Cuenta" : "Cargando..."}
-        </Button>
-      </ValidatedForm>
-    </AccountCard>
-  );
+  return <SignUpPage page={loaderData} answer={actionData} />;
 }

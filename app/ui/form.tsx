@@ -1,6 +1,7 @@
 import { AlertCircle, CheckCircle2 } from "lucide-react";
 import {
   createContext,
+  createElement,
   useContext,
   useEffect,
   useId,
@@ -63,6 +64,16 @@ function useControl(name: string | undefined, describedBy: string | undefined) {
   };
 }
 
+/** A control's error under it, the element its `aria-describedby` names. */
+function ControlError({ control }: { control: ReturnType<typeof useControl> }) {
+  if (!control.error) return null;
+  return (
+    <p id={control.errorId} className="mt-1 text-sm text-red-700">
+      {control.error.description ?? control.error.title}
+    </p>
+  );
+}
+
 type ControlFrame = {
   label: ReactNode;
   /** Shows '*' after the label of a required field. */
@@ -103,11 +114,7 @@ function Frame({
           {hint}
         </div>
       ) : null}
-      {control.error ? (
-        <p id={control.errorId} className="mt-1 text-sm text-red-700">
-          {control.error.description ?? control.error.title}
-        </p>
-      ) : null}
+      <ControlError control={control} />
     </div>
   );
 }
@@ -129,23 +136,17 @@ function useFramed<Props extends ControlFrame & { name?: string; className?: str
   };
 }
 
-export function Field(props: ControlFrame & ComponentProps<"input">) {
-  const { frame, own } = useFramed(props);
-  return (
-    <Frame {...frame}>
-      <input {...own} />
-    </Frame>
-  );
+/** A kit control: the native `tag` in its frame (label, hint, error) with the one style. */
+function framedControl<Tag extends "input" | "textarea" | "select">(tag: Tag) {
+  return function FramedControl(props: ControlFrame & ComponentProps<Tag>) {
+    const { frame, own } = useFramed(props);
+    return <Frame {...frame}>{createElement(tag, own)}</Frame>;
+  };
 }
 
-export function TextArea(props: ControlFrame & ComponentProps<"textarea">) {
-  const { frame, own } = useFramed(props);
-  return (
-    <Frame {...frame}>
-      <textarea {...own} />
-    </Frame>
-  );
-}
+export const Field = framedControl("input");
+export const TextArea = framedControl("textarea");
+export const Select = framedControl("select");
 
 /** A checkbox with its label beside it; its error shows under it, linked to it. */
 export function Checkbox({
@@ -167,21 +168,8 @@ export function Checkbox({
           {label}
         </label>
       </div>
-      {control.error ? (
-        <p id={control.errorId} className="mt-1 text-sm text-red-700">
-          {control.error.description ?? control.error.title}
-        </p>
-      ) : null}
+      <ControlError control={control} />
     </div>
-  );
-}
-
-export function Select(props: ControlFrame & ComponentProps<"select">) {
-  const { frame, own } = useFramed(props);
-  return (
-    <Frame {...frame}>
-      <select {...own} />
-    </Frame>
   );
 }
 

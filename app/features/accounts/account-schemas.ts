@@ -109,6 +109,11 @@ export const accountMessages = {
     description: "Tus cambios se han guardado correctamente",
   },
   profileSaveFailed: { title: "Error al guardar", description: "Por favor, inténtalo de nuevo." },
+  /** /perfil opens without the form when the profile cannot be read (spec section 8). */
+  profileLoadFailed: {
+    title: "Error al cargar el perfil",
+    description: "Recarga la página para intentarlo de nuevo.",
+  },
   fullNameTooLong: {
     title: "Nombre demasiado largo",
     description: `El nombre no puede superar los ${PROFILE_LIMITS.fullName} caracteres.`,

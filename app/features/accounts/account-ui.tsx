@@ -1,4 +1,7 @@
 import type { ReactNode } from "react";
+import { Link, useNavigation } from "react-router";
+import { useReturnPath, withReturnPath } from "~/features/identity/return-path";
+import { Button, type ButtonStyle } from "~/ui/button";
 import { Field } from "~/ui/form";
 
 /** The centred card every account page uses. */
@@ -22,6 +25,35 @@ export function AccountCard({
   );
 }
 
+/**
+ * A link in an account page's text. `keepReturnPath` passes the page's `?volver=` on, so going
+ * from sign-in to sign-up (or back) still ends on the page the visitor came from.
+ */
+export function AccountLink({
+  to,
+  keepReturnPath = false,
+  children,
+}: {
+  to: string;
+  keepReturnPath?: boolean;
+  children: ReactNode;
+}) {
+  const returnPath = useReturnPath();
+  return (
+    <Link
+      to={keepReturnPath ? withReturnPath(to, returnPath) : to}
+      className="font-semibold text-brand-700 underline"
+    >
+      {children}
+    </Link>
+  );
+}
+
+/** The address an account form asks for; the staff sign-in fills it as a user name. */
+export function EmailField({ autoComplete = "email" }: { autoComplete?: "email" | "username" }) {
+  return <Field label="Email" name="email" type="email" autoComplete={autoComplete} required />;
+}
+
 /** A new password and its confirmation, checked by the sign-up rules. */
 export function NewPasswordFields({ label }: { label: string }) {
   return (
@@ -35,5 +67,31 @@ export function NewPasswordFields({ label }: { label: string }) {
         required
       />
     </>
+  );
+}
+
+/** An account form's full-width button; while the page is sending, it says so and waits. */
+export function SubmitButton({
+  sendingLabel,
+  disabled = false,
+  variant,
+  children,
+}: {
+  sendingLabel: string;
+  disabled?: boolean;
+  variant?: ButtonStyle["variant"];
+  children: ReactNode;
+}) {
+  const sending = useNavigation().state === "submitting";
+  return (
+    <Button
+      type="submit"
+      variant={variant}
+      size="lg"
+      className="w-full"
+      disabled={sending || disabled}
+    >
+      {sending ? sendingLabel : children}
+    </Button>
   );
 }

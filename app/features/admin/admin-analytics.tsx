@@ -1,7 +1,7 @@
-import { StatCardGrid } from "~/ui/stat-cards";
+import { StatCardGrid } from "~/ui/signed-in/stat-cards";
 import { Link } from "react-router";
 import { formatPrice } from "~/features/catalogue/services";
-import { DataTable } from "~/ui/data-table";
+import { DataTable } from "~/ui/signed-in/data-table";
 import { DailyFiguresTable } from "./daily-figures-table";
 import { formatCount } from "~/ui/numbers";
 import { chartDay } from "./admin-chart-data";

@@ -2,7 +2,7 @@ import { lazy, Suspense } from "react";
 import { formatPrice } from "~/features/catalogue/services";
 import { DailyFiguresTable } from "./daily-figures-table";
 import { formatCount } from "~/ui/numbers";
-import { StatCardGrid } from "~/ui/stat-cards";
+import { StatCardGrid } from "~/ui/signed-in/stat-cards";
 import { useHydrated } from "~/ui/use-hydrated";
 import { chartSummary, type DailyPoint } from "./admin-chart-data";
 import { PaymentsTable } from "./tabs/payments-table";

@@ -1,4 +1,4 @@
-import { DataTable } from "~/ui/data-table";
+import { DataTable } from "~/ui/signed-in/data-table";
 import { chartDay } from "./admin-chart-data";
 
 type Column<Point> = { header: string; value: (point: Point) => string };

@@ -1,4 +1,4 @@
-import { ArrowLeft, LifeBuoy, Plus } from "lucide-react";
+import { LifeBuoy, Plus } from "lucide-react";
 import type { KeyboardEvent, ReactNode } from "react";
 import { Link } from "react-router";
 import { formatPrice } from "~/features/catalogue/services";
@@ -6,7 +6,7 @@ import { PurchaseList, type PurchaseListItem } from "~/features/payments/purchas
 import { TicketList, type TicketListItem } from "~/features/support/support-ui";
 import { ButtonLink } from "~/ui/button";
 import { FormAlert } from "~/ui/form";
-import { StatCardGrid } from "~/ui/stat-cards";
+import { StatCardGrid } from "~/ui/signed-in/stat-cards";
 import { accountLoadMessages, accountTabPath, accountTabs, type AccountTab } from "./account-tabs";
 
 /** The pieces of Mi Cuenta: its tabs, the stat cards and the lists of each tab. */
@@ -169,17 +169,4 @@ export function TicketsPanel({
       </EmptyState>
     );
   return <TicketList tickets={tickets} />;
-}
-
-/** The way back from a ticket page to Mi Cuenta's Soporte tab. */
-export function BackToSupport() {
-  return (
-    <Link
-      to={accountTabPath("soporte")}
-      className="inline-flex items-center gap-1 text-sm font-semibold text-brand-700 hover:underline"
-    >
-      <ArrowLeft className="size-4" aria-hidden />
-      Volver a Soporte
-    </Link>
-  );
 }

@@ -17,7 +17,7 @@ export function accountTabPath(tab: AccountTab): string {
   return tab === "resumen" ? "/mi-cuenta" : `/mi-cuenta?tab=${tab}`;
 }
 
-/** What Mi Cuenta and /perfil say when part of them could not be read (spec section 8). */
+/** What Mi Cuenta says when part of it could not be read (spec section 8). */
 export const accountLoadMessages = {
   purchasesFailed: {
     title: "Error al cargar compras",
@@ -25,10 +25,6 @@ export const accountLoadMessages = {
   },
   ticketsFailed: {
     title: "Error al cargar los tickets",
-    description: "Recarga la página para intentarlo de nuevo.",
-  },
-  profileFailed: {
-    title: "Error al cargar el perfil",
     description: "Recarga la página para intentarlo de nuevo.",
   },
 } as const;

@@ -1,8 +1,8 @@
 import { ArrowRight, BadgeCheck, Clock, Lock, Sparkles } from "lucide-react";
 import { ServiceCard } from "~/features/catalogue/service-card";
 import { servicesForHome } from "~/features/catalogue/services";
-import { ContactSection } from "~/features/contact/contact-section";
 import { SectionLink } from "~/features/layout/section-link";
+import { ContactSection } from "~/features/contact/contact-section";
 import type { SiteInfo } from "~/features/seo/site";
 import { buttonClasses } from "~/ui/button";
 import { SectionHeading } from "~/ui/section-heading";

@@ -3,8 +3,8 @@ import { Link } from "react-router";
 import { ServiceIcon } from "~/features/catalogue/service-icon";
 import { priceFromText, serviceByPath, type Service } from "~/features/catalogue/services";
 import { VAT_INCLUDED } from "~/features/catalogue/vat";
-import { ContactSection } from "~/features/contact/contact-section";
 import { BuyButton } from "~/features/payments/purchase-dialog";
+import { ContactSection } from "~/features/contact/contact-section";
 import type { SiteInfo } from "~/features/seo/site";
 
 export type PagedService = Service & { page: NonNullable<Service["page"]> };

@@ -3,8 +3,8 @@ import { Link } from "react-router";
 import { formatPrice } from "~/features/catalogue/services";
 import { purchaseStatusLabel } from "./purchase-status";
 import type { paymentTestOverview } from "./purchases.server";
-import { RefreshButton } from "~/ui/refresh-button";
-import { DataTable } from "~/ui/data-table";
+import { RefreshButton } from "~/ui/signed-in/refresh-button";
+import { DataTable } from "~/ui/signed-in/data-table";
 import { formatDate } from "~/ui/dates";
 
 type PaymentTestOverview = Awaited<ReturnType<typeof paymentTestOverview>>;

@@ -2,7 +2,7 @@ import { ShieldCheck, Trash2 } from "lucide-react";
 import { useRef, useState } from "react";
 import { Form, useNavigation } from "react-router";
 import { Button, buttonClasses } from "~/ui/button";
-import { DownloadLink } from "~/ui/download-link";
+import { DownloadLink } from "~/ui/signed-in/download-link";
 import { Field } from "~/ui/form";
 import { useHydrated } from "~/ui/use-hydrated";
 import { accountDataMessages, dataRights, DELETE_CONFIRMATION } from "./account-data-messages";

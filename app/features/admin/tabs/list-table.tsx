@@ -1,5 +1,5 @@
 import type { ReactNode } from "react";
-import { DataTable } from "~/ui/data-table";
+import { DataTable } from "~/ui/signed-in/data-table";
 import { formatDate } from "~/ui/dates";
 
 /** One column of an admin list: its header, its cell's classes beside the padding, its cell. */

@@ -1,6 +1,6 @@
 import { RefreshCw } from "lucide-react";
 import { useRevalidator } from "react-router";
-import { Button } from "./button";
+import { Button } from "~/ui/button";
 
 /** Loads the page's data again without leaving it. */
 export function RefreshButton({ label }: { label: string }) {

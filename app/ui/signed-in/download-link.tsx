@@ -1,9 +1,9 @@
 import { Download } from "lucide-react";
 import { useState, type MouseEvent } from "react";
-import { buttonClasses } from "./button";
+import { buttonClasses } from "~/ui/button";
 import type { ToastText } from "~/platform/http/toast";
 import type { DownloadProgress } from "./download-progress";
-import { showToast } from "./toast";
+import { showToast } from "~/ui/toast";
 
 /**
  * A plain download link, which works without JavaScript; with it, the file is fetched first so

@@ -1,7 +1,7 @@
 import { ChevronLeft, ChevronRight } from "lucide-react";
 import type { ReactNode } from "react";
 import { Link } from "react-router";
-import { formatCount } from "./numbers";
+import { formatCount } from "~/ui/numbers";
 
 type Slot = number | "gap";
 
