@@ -1,14 +1,13 @@
 import type { Route } from "./+types/admin-login";
 import { adminSignIn } from "~/features/accounts/account-actions.server";
 import { SignInPage } from "~/features/accounts/sign-in-pages";
-import { pageMeta } from "~/features/seo/meta";
+import { privatePageMeta } from "~/features/seo/meta";
 
 export const meta: Route.MetaFunction = ({ matches }) =>
-  pageMeta(matches, {
+  privatePageMeta(matches, {
     title: "Panel de Administración",
     description: "Acceso del personal al panel de administración.",
     path: "/login",
-    noIndex: true,
   });
 
 export function action({ request, context }: Route.ActionArgs) {

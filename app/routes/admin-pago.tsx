@@ -3,14 +3,13 @@ import { requireAdmin } from "~/features/identity/session.server";
 import { AdminErrorPage, AdminShell, adminShellHandle } from "~/features/admin/admin-shell";
 import { staffPaymentAction, staffPaymentPage } from "~/features/payments/after-sale.server";
 import { StaffPaymentPage } from "~/features/payments/staff-payment-page";
-import { pageMeta } from "~/features/seo/meta";
+import { privatePageMeta } from "~/features/seo/meta";
 
 export const meta: Route.MetaFunction = ({ matches, data }) =>
-  pageMeta(matches, {
+  privatePageMeta(matches, {
     title: data ? `Pago de ${data.payment.serviceName}` : "Pago",
     description: "Panel interno.",
     path: data ? `/admin/pagos/${data.payment.id}` : "/admin",
-    noIndex: true,
   });
 
 export const handle = adminShellHandle;

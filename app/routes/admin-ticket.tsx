@@ -1,16 +1,15 @@
 import type { Route } from "./+types/admin-ticket";
 import { requireAdmin } from "~/features/identity/session.server";
 import { AdminErrorPage, AdminShell, adminShellHandle } from "~/features/admin/admin-shell";
-import { pageMeta } from "~/features/seo/meta";
+import { privatePageMeta } from "~/features/seo/meta";
 import { staffTicketAction, staffTicketPage } from "~/features/support/staff-tickets.server";
 import { StaffTicketPage } from "~/features/support/staff-ticket-page";
 
 export const meta: Route.MetaFunction = ({ matches, data }) =>
-  pageMeta(matches, {
+  privatePageMeta(matches, {
     title: data ? `Ticket ${data.ticket.ticketNumber}` : "Ticket",
     description: "Panel interno.",
     path: data ? `/admin/tickets/${data.ticket.id}` : "/admin",
-    noIndex: true,
   });
 
 export const handle = adminShellHandle;

@@ -5,20 +5,19 @@ import { AdminPage } from "~/features/admin/admin-page";
 import { adminPanel } from "~/features/admin/admin-panel.server";
 import { AdminErrorPage, AdminShell, adminShellHandle } from "~/features/admin/admin-shell";
 import { adminTabs } from "~/features/admin/admin-tabs";
-import { pageMeta } from "~/features/seo/meta";
+import { privatePageMeta } from "~/features/seo/meta";
 
 export const handle = adminShellHandle;
 
 export const meta: Route.MetaFunction = ({ matches, data }) => {
   const section = adminTabs.find((tab) => tab.id === data?.view.tab);
-  return pageMeta(matches, {
+  return privatePageMeta(matches, {
     title:
       section && section.id !== "dashboard"
         ? `${section.label} · Panel de Administración`
         : "Panel de Administración",
     description: "Panel interno.",
     path: "/admin",
-    noIndex: true,
   });
 };
 

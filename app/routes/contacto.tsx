@@ -29,13 +29,7 @@ export async function clientAction({ serverAction }: Route.ClientActionArgs) {
 }
 
 export default function Contact({ matches, actionData }: Route.ComponentProps) {
-  const site = siteFromMatches(matches);
   return (
-    <ContactSection
-      contactEmail={site?.contactEmail ?? ""}
-      humanCheck={site?.humanCheck ?? true}
-      serverResult={actionData}
-      headingLevel="h1"
-    />
+    <ContactSection site={siteFromMatches(matches)} serverResult={actionData} headingLevel="h1" />
   );
 }

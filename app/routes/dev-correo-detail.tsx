@@ -1,7 +1,7 @@
 import { ArrowLeft } from "lucide-react";
 import { Link } from "react-router";
 import type { Route } from "./+types/dev-correo-detail";
-import { pageMeta } from "~/features/seo/meta";
+import { privatePageMeta } from "~/features/seo/meta";
 import { devMailPage } from "~/platform/mail/dev-mailbox.server";
 
 export function loader({ params, context }: Route.LoaderArgs) {
@@ -9,11 +9,10 @@ export function loader({ params, context }: Route.LoaderArgs) {
 }
 
 export const meta: Route.MetaFunction = ({ matches, loaderData }) =>
-  pageMeta(matches, {
+  privatePageMeta(matches, {
     title: loaderData?.mail.subject ?? "Correo",
     description: "Correo del buzón de desarrollo.",
     path: "/dev/correo",
-    noIndex: true,
   });
 
 export default function DevMail({ loaderData: { mail } }: Route.ComponentProps) {

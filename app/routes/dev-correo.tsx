@@ -1,7 +1,7 @@
 import { Mail } from "lucide-react";
 import { Link } from "react-router";
 import type { Route } from "./+types/dev-correo";
-import { pageMeta } from "~/features/seo/meta";
+import { privatePageMeta } from "~/features/seo/meta";
 import { devMailboxPage } from "~/platform/mail/dev-mailbox.server";
 import { formatDate } from "~/ui/dates";
 
@@ -10,11 +10,10 @@ export function loader({ context }: Route.LoaderArgs) {
 }
 
 export const meta: Route.MetaFunction = ({ matches }) =>
-  pageMeta(matches, {
+  privatePageMeta(matches, {
     title: "Buzón de desarrollo",
     description: "Correos enviados por el sitio en modo local.",
     path: "/dev/correo",
-    noIndex: true,
   });
 
 export default function DevMailbox({ loaderData }: Route.ComponentProps) {

@@ -3,14 +3,13 @@ import { accountTabPath } from "~/features/customer-area/account-tabs";
 import { requireCustomer } from "~/features/identity/session.server";
 import { withdrawalAction, withdrawalPage } from "~/features/payments/after-sale.server";
 import { WithdrawalPage } from "~/features/payments/withdrawal-page";
-import { pageMeta } from "~/features/seo/meta";
+import { privatePageMeta } from "~/features/seo/meta";
 
 export const meta: Route.MetaFunction = ({ matches, params }) =>
-  pageMeta(matches, {
+  privatePageMeta(matches, {
     title: "Desistir del contrato",
     description: "Ejerce tu derecho de desistimiento de 14 días.",
     path: `/mi-cuenta/compras/${params.purchaseId}/desistir`,
-    noIndex: true,
   });
 
 export async function loader({ request, params }: Route.LoaderArgs) {

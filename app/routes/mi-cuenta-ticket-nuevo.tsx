@@ -1,16 +1,15 @@
 import type { Route } from "./+types/mi-cuenta-ticket-nuevo";
 import { BackToSupport } from "~/features/customer-area/back-to-support";
 import { requireCustomer } from "~/features/identity/session.server";
-import { pageMeta } from "~/features/seo/meta";
+import { privatePageMeta } from "~/features/seo/meta";
 import { createTicketAction, newTicketPage } from "~/features/support/customer-tickets.server";
 import { NewTicketPage } from "~/features/support/new-ticket-page";
 
 export const meta: Route.MetaFunction = ({ matches }) =>
-  pageMeta(matches, {
+  privatePageMeta(matches, {
     title: "Nuevo ticket",
     description: "Pide ayuda a nuestro equipo de soporte.",
     path: "/mi-cuenta/tickets/nuevo",
-    noIndex: true,
   });
 
 export async function loader({ request }: Route.LoaderArgs) {

@@ -1,7 +1,7 @@
 import type { Route } from "./+types/mi-cuenta-ticket";
 import { BackToSupport } from "~/features/customer-area/back-to-support";
 import { requireCustomer } from "~/features/identity/session.server";
-import { pageMeta } from "~/features/seo/meta";
+import { privatePageMeta } from "~/features/seo/meta";
 import { CustomerTicketPage } from "~/features/support/customer-ticket-page";
 import {
   customerTicketAction,
@@ -9,11 +9,10 @@ import {
 } from "~/features/support/customer-tickets.server";
 
 export const meta: Route.MetaFunction = ({ matches, data }) =>
-  pageMeta(matches, {
+  privatePageMeta(matches, {
     title: data ? `Ticket ${data.ticket.ticketNumber}` : "Ticket",
     description: "Tu ticket de soporte.",
     path: "/mi-cuenta/tickets",
-    noIndex: true,
   });
 
 export async function loader({ request, params }: Route.LoaderArgs) {

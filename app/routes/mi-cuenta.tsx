@@ -3,14 +3,13 @@ import { AccountPage } from "~/features/customer-area/account-page";
 import { accountOverview } from "~/features/customer-area/account-overview.server";
 import { requireCustomer } from "~/features/identity/session.server";
 import { AccountDataSection } from "~/features/privacy/account-data-section";
-import { pageMeta } from "~/features/seo/meta";
+import { privatePageMeta } from "~/features/seo/meta";
 
 export const meta: Route.MetaFunction = ({ matches }) =>
-  pageMeta(matches, {
+  privatePageMeta(matches, {
     title: "Mi Cuenta",
     description: "Tu área de cliente.",
     path: "/mi-cuenta",
-    noIndex: true,
   });
 
 export async function loader({ request }: Route.LoaderArgs) {

@@ -5,14 +5,13 @@ import {
   simulatedCheckoutPage,
 } from "~/features/payments/simulated-checkout.server";
 import { SimulatedCheckoutPage } from "~/features/payments/simulated-checkout-page";
-import { pageMeta } from "~/features/seo/meta";
+import { privatePageMeta } from "~/features/seo/meta";
 
 export const meta: Route.MetaFunction = ({ matches }) =>
-  pageMeta(matches, {
+  privatePageMeta(matches, {
     title: "Pago simulado",
     description: "Pasarela de pago simulada.",
     path: "/pago-simulado",
-    noIndex: true,
   });
 
 export async function loader({ request, params }: Route.LoaderArgs) {

@@ -3,14 +3,13 @@ import { profileAction } from "~/features/accounts/account-actions.server";
 import { ProfilePage } from "~/features/accounts/profile-page";
 import { profilePage } from "~/features/accounts/profile.server";
 import { requireCustomer } from "~/features/identity/session.server";
-import { pageMeta } from "~/features/seo/meta";
+import { privatePageMeta } from "~/features/seo/meta";
 
 export const meta: Route.MetaFunction = ({ matches }) =>
-  pageMeta(matches, {
+  privatePageMeta(matches, {
     title: "Mi perfil",
     description: "Tus datos de cliente.",
     path: "/perfil",
-    noIndex: true,
   });
 
 export async function loader({ request }: Route.LoaderArgs) {

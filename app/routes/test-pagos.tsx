@@ -2,14 +2,13 @@ import type { Route } from "./+types/test-pagos";
 import { getViewer } from "~/features/identity/session.server";
 import { PaymentTestPage } from "~/features/payments/payment-test-page";
 import { paymentTestOverview } from "~/features/payments/purchases.server";
-import { pageMeta } from "~/features/seo/meta";
+import { privatePageMeta } from "~/features/seo/meta";
 
 export const meta: Route.MetaFunction = ({ matches }) =>
-  pageMeta(matches, {
+  privatePageMeta(matches, {
     title: "Prueba de pagos",
     description: "Estado de tus pagos.",
     path: "/test-pagos",
-    noIndex: true,
   });
 
 export async function loader({ request }: Route.LoaderArgs) {

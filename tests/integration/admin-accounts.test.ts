@@ -2,12 +2,11 @@ import { Writable } from "node:stream";
 import { eq } from "drizzle-orm";
 import pino from "pino";
 import { describe, expect, it } from "vitest";
-import { adminSignIn } from "~/features/accounts/account-actions.server";
 import { ensureAdmin } from "~/features/accounts/admin-accounts.server";
 import { getAuth } from "~/features/identity/auth.server";
 import { isAdmin } from "~/features/identity/session.server";
 import { profiles, sessions, users } from "~/platform/db/schema";
-import { formPost, signedInCustomer, viewerOf } from "../support/customer-session";
+import { adminLoginAnswer, signedInCustomer, viewerOf } from "../support/customer-session";
 import { setupTestDatabase } from "../support/test-database";
 
 const database = setupTestDatabase();
@@ -31,13 +30,7 @@ function capturedLogger() {
 let attempt = 0;
 async function adminLogin(email: string, password: string) {
   attempt += 1;
-  const answer = (await adminSignIn({
-    request: formPost("/login", { email, password }),
-    clientAddress: `192.0.2.${attempt}`,
-  })) as Response | { init: { status?: number } | null };
-  if (answer instanceof Response)
-    return { status: answer.status, location: answer.headers.get("Location") };
-  return { status: answer.init?.status ?? 200, location: null };
+  return adminLoginAnswer(email, password, `192.0.2.${attempt}`);
 }
 
 const signedIn = async (cookie: string) => Boolean(await viewerOf(cookie));

@@ -5,12 +5,11 @@ import path from "node:path";
 import { promisify } from "node:util";
 import { eq } from "drizzle-orm";
 import { afterAll, describe, expect, it } from "vitest";
-import { adminSignIn } from "~/features/accounts/account-actions.server";
 import { getConfig } from "~/platform/config.server";
 import { openDatabase, type DatabaseHandle } from "~/platform/db/client.server";
 import { getDb, installDatabase } from "~/platform/db/database.server";
 import { sessions } from "~/platform/db/schema";
-import { formPost, signedInCustomer } from "../support/customer-session";
+import { adminLoginAnswer, signedInCustomer } from "../support/customer-session";
 import { createTestDatabase } from "../support/test-database";
 
 /**
@@ -69,11 +68,7 @@ async function adminCreate(email: string) {
 let attempt = 0;
 async function adminLogin(email: string, password: string) {
   attempt += 1;
-  const answer = (await adminSignIn({
-    request: formPost("/login", { email, password }),
-    clientAddress: `198.51.100.${attempt}`,
-  })) as Response | { init: { status?: number } | null };
-  return answer instanceof Response ? answer.status : (answer.init?.status ?? 200);
+  return (await adminLoginAnswer(email, password, `198.51.100.${attempt}`)).status;
 }
 
 describe("npm run admin:create", () => {

@@ -59,6 +59,10 @@ async function answerOf(run: () => unknown): Promise<Response> {
   }
 }
 
+/** A form the administrator posts to the panel's action. */
+const staffPost = (path: string, fields: Record<string, string>) =>
+  answerOf(() => adminAction(formPost(path, fields, admin.cookie), staff()));
+
 const get = (path: string, cookie = "") =>
   new Request(`${site()}${path}`, {
     headers: { Cookie: cookie, "Sec-Fetch-Site": "same-origin" },
@@ -129,6 +133,12 @@ describe("every admin loader and action", () => {
 });
 
 describe("the administrator role", () => {
+  const roleChange = (
+    intent: "grant-admin" | "revoke-admin",
+    userId: string,
+    path = "/admin?tab=usuarios",
+  ) => staffPost(path, { intent, userId });
+
   it("is never taken from the last administrator, nor by oneself", async () => {
     const admins = await database.db.select().from(userRoles).where(eq(userRoles.role, "admin"));
     expect(admins.map((row) => row.userId)).toEqual([admin.userId]);
@@ -141,16 +151,7 @@ describe("the administrator role", () => {
       ok: false,
       reason: "ownRole",
     });
-    const answer = await answerOf(() =>
-      adminAction(
-        formPost(
-          "/admin?tab=usuarios",
-          { intent: "revoke-admin", userId: admin.userId },
-          admin.cookie,
-        ),
-        staff(),
-      ),
-    );
+    const answer = await roleChange("revoke-admin", admin.userId);
     expect(answer.status).toBe(409);
     expect(
       await database.db.select().from(userRoles).where(eq(userRoles.userId, admin.userId)),
@@ -163,28 +164,14 @@ describe("the administrator role", () => {
       ok: false,
       reason: "unverifiedAdmin",
     });
-    const granted = await answerOf(() =>
-      adminAction(
-        formPost(
-          "/admin?tab=usuarios&q=cliente",
-          { intent: "grant-admin", userId: customer.userId },
-          admin.cookie,
-        ),
-        staff(),
-      ),
+    const granted = await roleChange(
+      "grant-admin",
+      customer.userId,
+      "/admin?tab=usuarios&q=cliente",
     );
     expect(granted.status).toBe(302);
     expect(granted.headers.get("Location")).toBe("/admin?tab=usuarios&q=cliente");
-    const revoked = await answerOf(() =>
-      adminAction(
-        formPost(
-          "/admin?tab=usuarios",
-          { intent: "revoke-admin", userId: customer.userId },
-          admin.cookie,
-        ),
-        staff(),
-      ),
-    );
+    const revoked = await roleChange("revoke-admin", customer.userId);
     expect(revoked.status).toBe(302);
     const log = await database.db
       .select({ type: userActivityLog.activityType, metadata: userActivityLog.metadata })
@@ -233,17 +220,10 @@ describe("the administrator role", () => {
 
   it("refuses ids that are no account", async () => {
     for (const userId of ["", "' or 1=1 --", "x".repeat(65)]) {
-      const answer = await answerOf(() =>
-        adminAction(formPost("/admin", { intent: "grant-admin", userId }, admin.cookie), staff()),
-      );
+      const answer = await staffPost("/admin", { intent: "grant-admin", userId });
       expect(answer.status, userId).toBe(400);
     }
-    const missing = await answerOf(() =>
-      adminAction(
-        formPost("/admin", { intent: "grant-admin", userId: "no-existe" }, admin.cookie),
-        staff(),
-      ),
-    );
+    const missing = await staffPost("/admin", { intent: "grant-admin", userId: "no-existe" });
     expect(missing.status).toBe(404);
   });
 });
@@ -260,16 +240,7 @@ describe("an enquiry's handled state", () => {
       })
       .returning();
     const post = (intent: string, inquiryId = inquiry!.id) =>
-      answerOf(() =>
-        adminAction(
-          formPost(
-            `/admin?tab=consultas&consulta=${inquiryId}`,
-            { intent, inquiryId },
-            admin.cookie,
-          ),
-          staff(),
-        ),
-      );
+      staffPost(`/admin?tab=consultas&consulta=${inquiryId}`, { intent, inquiryId });
     const pendingBefore = await adminPanel(new URL(`${site()}/admin?tab=consultas&estado=pending`));
     expect(pendingBefore.listing!.rows.map((row) => row.id)).toContain(inquiry!.id);
 

@@ -9,19 +9,13 @@ import {
 } from "~/features/payments/after-sale.server";
 import { resetConfigForTests } from "~/platform/config.server";
 import type { FormRefusal } from "~/platform/forms/form-answer";
-import {
-  invoices,
-  mailOutbox,
-  paymentDayTotals,
-  payments,
-  purchases,
-  userActivityLog,
-} from "~/platform/db/schema";
+import { invoices, mailOutbox, paymentDayTotals, payments, purchases } from "~/platform/db/schema";
 import { formPost, signedInCustomer } from "../support/customer-session";
 import { insertPurchase, purchaseById } from "../support/purchases";
 import { chargeRefundedEvent, checkoutSessionEvent } from "../support/stripe-events";
 import { StripeStandIn } from "../support/stripe-stand-in";
 import { deliverStripeEvent } from "../support/stripe-webhook";
+import { activityOfType, latestMailOfKind } from "../support/outbox-records";
 import { setupTestDatabase } from "../support/test-database";
 
 /**
@@ -37,11 +31,9 @@ let customer: { userId: string; viewer: Viewer; cookie: string };
 const staff = { id: "staff-user", email: "staff@example.com" } as Viewer;
 
 beforeAll(async () => {
-  const apiBase = await standIn.start();
-  Object.assign(process.env, {
+  await standIn.startForSite({
     STRIPE_SECRET_KEY: "sk_test_after_sale",
     STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET,
-    STRIPE_API_BASE: apiBase,
   });
   resetConfigForTests();
   const made = await signedInCustomer("posventa@example.com");
@@ -210,12 +202,7 @@ describe("the delivery", () => {
       deliveryStatus: "in_progress",
       deliveryNote: "Empezamos la auditoría el lunes.",
     });
-    const [mail] = await database.db
-      .select()
-      .from(mailOutbox)
-      .where(eq(mailOutbox.kind, "delivery-update"))
-      .orderBy(sql`${mailOutbox.createdAt} desc`)
-      .limit(1);
+    const mail = await latestMailOfKind(database.db, "delivery-update");
     expect(mail).toMatchObject({
       recipient: "posventa@example.com",
       subject: "Tu compra Ciberseguridad: en curso - Vértice Digital",
@@ -281,10 +268,7 @@ describe("the withdrawal", () => {
     );
     const notice = mails.find((mail) => mail.kind === "withdrawal-notice")!;
     expect(notice.text).toContain(`/admin/pagos/${sale.paymentId}`);
-    const logged = await database.db
-      .select()
-      .from(userActivityLog)
-      .where(eq(userActivityLog.activityType, "withdrawal_requested"));
+    const logged = await activityOfType(database.db, "withdrawal_requested");
     expect(logged).toHaveLength(1);
   });
 

@@ -156,6 +156,15 @@ async function compare(
   return { answers, verdicts };
 }
 
+/** Every answer to the three addresses is the known one's first, and their times are alike. */
+function expectAllAlike({ answers, verdicts }: Awaited<ReturnType<typeof compare>>) {
+  const first = answers.get(KNOWN)![0];
+  for (const email of [KNOWN, UNVERIFIED, UNKNOWN])
+    for (const answer of answers.get(email)!) expect(answer).toEqual(first);
+  for (const verdict of verdicts)
+    expect(verdict.alike, `${KNOWN} against ${verdict.other}: ${verdict.report}`).toBe(true);
+}
+
 const signInFields = (email: string) => ({ email, password: WRONG_PASSWORD });
 
 describe.each([
@@ -163,40 +172,30 @@ describe.each([
   ["admin sign-in (/login)", adminSignIn, "/login"],
 ] as const)("%s", (name, action, path) => {
   it("answers a wrong password for a known, an unverified and an unknown address alike", async () => {
-    const { answers, verdicts } = await compare(name, action, path, signInFields, [
-      KNOWN,
-      UNVERIFIED,
-      UNKNOWN,
-    ]);
-    const first = answers.get(KNOWN)![0];
+    const compared = await compare(name, action, path, signInFields, [KNOWN, UNVERIFIED, UNKNOWN]);
+    const first = compared.answers.get(KNOWN)![0];
     expect(first).toMatchObject({ status: 401 });
-    for (const email of [KNOWN, UNVERIFIED, UNKNOWN])
-      for (const answer of answers.get(email)!) expect(answer).toEqual(first);
-    for (const verdict of verdicts)
-      expect(verdict.alike, `${KNOWN} against ${verdict.other}: ${verdict.report}`).toBe(true);
+    expectAllAlike(compared);
   }, 240_000);
 });
 
 describe("password recovery (/recuperar-password)", () => {
   it("answers a known, an unverified and an unknown address alike", async () => {
-    const { answers, verdicts } = await compare(
+    const compared = await compare(
       "recovery",
       requestPasswordReset,
       "/recuperar-password",
       (email) => ({ email }),
       [KNOWN, UNVERIFIED, UNKNOWN],
     );
-    const first = answers.get(KNOWN)![0];
+    const first = compared.answers.get(KNOWN)![0];
     expect(first).toEqual({
       status: 200,
       body: { notice: "resetMailSent", email: "<address>" },
       cookies: [],
       headers: [],
     });
-    for (const email of [KNOWN, UNVERIFIED, UNKNOWN])
-      for (const answer of answers.get(email)!) expect(answer).toEqual(first);
-    for (const verdict of verdicts)
-      expect(verdict.alike, `${KNOWN} against ${verdict.other}: ${verdict.report}`).toBe(true);
+    expectAllAlike(compared);
   }, 120_000);
 });
 

@@ -5,10 +5,7 @@ import path from "node:path";
 import { eq, like } from "drizzle-orm";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { adminSignIn } from "~/features/accounts/account-actions.server";
 import { recoverySchema } from "~/features/accounts/account-schemas";
-import { ensureAdmin } from "~/features/accounts/admin-accounts.server";
-import { getAuth } from "~/features/identity/auth.server";
 import { pendingVerificationCookie } from "~/features/identity/journey-cookies.server";
 import { startCheckout } from "~/features/payments/checkout.server";
 import { handleWebhook } from "~/features/payments/webhook.server";
@@ -26,7 +23,7 @@ import {
   users,
 } from "~/platform/db/schema";
 import routeConfig from "~/routes";
-import { formPost, signedInCustomer } from "../support/customer-session";
+import { formPost, signedInAdmin, signedInCustomer } from "../support/customer-session";
 import {
   alnumToken,
   clientAddress,
@@ -458,20 +455,13 @@ beforeAll(async () => {
   process.env.PORT = String(await startWebhookServer());
   resetConfigForTests();
   restoreConsole = captureConsole();
-  const auth = await getAuth();
-  await ensureAdmin(auth, database.db, ADMIN_EMAIL, ADMIN_PASSWORD);
-  const signedIn = (await adminSignIn({
-    request: formPost("/login", { email: ADMIN_EMAIL, password: ADMIN_PASSWORD }),
+  const { cookie, userId } = await signedInAdmin(ADMIN_EMAIL, {
+    password: ADMIN_PASSWORD,
     clientAddress: "192.0.2.201",
-  })) as Response;
-  const cookie = signedIn.headers
-    .getSetCookie()
-    .find((value) => value.includes("session_token="))!
-    .split(";")[0]!;
-  const [adminUser] = await database.db.select().from(users).where(eq(users.email, ADMIN_EMAIL));
+  });
   admin = {
     email: ADMIN_EMAIL,
-    userId: adminUser!.id,
+    userId,
     cookie,
     token: sessionTokenOf(cookie),
     ids: { checkoutSessionId: [], ticketId: [], attachmentId: [] },
@@ -612,12 +602,9 @@ describe("inputs the flood found (each answered a 5xx, or logged a secret, befor
   });
 
   it("a reset token with a NUL byte is an invalid link, not a 503", async () => {
+    const password = "Nueva-clave-8812";
     const answer = await requestRoute("routes/actualizar-password.tsx", "action", {
-      fields: {
-        token: "a\u0000b",
-        password: "Nueva-clave-8812",
-        confirmPassword: "Nueva-clave-8812",
-      },
+      fields: { token: "a\u0000b", password, confirmPassword: password },
     });
     expect(answer).toMatchObject({ status: 400, body: { errors: [{ code: "resetLinkInvalid" }] } });
   });

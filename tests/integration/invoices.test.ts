@@ -8,11 +8,12 @@ import {
   staffInvoiceDownload,
 } from "~/features/billing/invoices.server";
 import { getConfig, resetConfigForTests } from "~/platform/config.server";
-import { invoices, mailOutbox, profiles } from "~/platform/db/schema";
+import { invoices, profiles } from "~/platform/db/schema";
 import { signedInCustomer } from "../support/customer-session";
 import { insertPurchase, type Purchase } from "../support/purchases";
 import { chargeRefundedEvent, checkoutSessionEvent } from "../support/stripe-events";
 import { deliverStripeEvent } from "../support/stripe-webhook";
+import { latestMailOfKind } from "../support/outbox-records";
 import { setupTestDatabase } from "../support/test-database";
 
 /**
@@ -143,12 +144,7 @@ describe("an invoice", () => {
       sellerName: getConfig().company.legalName,
       sellerTaxId: getConfig().company.taxId,
     });
-    const [receipt] = await database.db
-      .select()
-      .from(mailOutbox)
-      .where(eq(mailOutbox.kind, "payment-receipt"))
-      .orderBy(sql`${mailOutbox.createdAt} desc`)
-      .limit(1);
+    const receipt = await latestMailOfKind(database.db, "payment-receipt");
     expect(receipt?.text).toContain(`Factura: ${invoice.number} (adjunta en PDF)`);
     expect(receipt?.attachments).toEqual([
       expect.objectContaining({

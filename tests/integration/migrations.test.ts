@@ -4,17 +4,16 @@ import { setupTestDatabase } from "../support/test-database";
 
 const database = setupTestDatabase();
 
+const enquiry = {
+  name: "Ana",
+  email: "ana@example.com",
+  service: "ia",
+  message: "Hola, necesito ayuda.",
+};
+
 describe("migrations", () => {
   it("create the schema, so rows can be written and read back", async () => {
-    const [row] = await database.db
-      .insert(contactInquiries)
-      .values({
-        name: "Ana",
-        email: "ana@example.com",
-        service: "ia",
-        message: "Hola, necesito ayuda.",
-      })
-      .returning();
+    const [row] = await database.db.insert(contactInquiries).values(enquiry).returning();
     expect(row?.id).toMatch(/^[0-9a-f-]{36}$/);
     expect(row?.createdAt).toBeInstanceOf(Date);
   });

@@ -3,15 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startCheckout } from "~/features/payments/checkout.server";
 import { handleWebhook } from "~/features/payments/webhook.server";
 import { getConfig, resetConfigForTests } from "~/platform/config.server";
-import {
-  customers,
-  mailOutbox,
-  payments,
-  purchases,
-  userActivityLog,
-  users,
-  webhookEvents,
-} from "~/platform/db/schema";
+import { customers, payments, purchases, users, webhookEvents } from "~/platform/db/schema";
 import { formPost, signedInCustomer } from "../support/customer-session";
 import { StripeStandIn } from "../support/stripe-stand-in";
 import {
@@ -24,6 +16,7 @@ import {
   type PurchaseRef,
 } from "../support/stripe-events";
 import { deliverStripeEvent } from "../support/stripe-webhook";
+import { activityOfType, mailsOfKind } from "../support/outbox-records";
 import { setupTestDatabase } from "../support/test-database";
 
 const database = setupTestDatabase();
@@ -48,6 +41,10 @@ async function customerSession(email: string, verified: boolean): Promise<string
   return (await signedInCustomer(email, { verified })).cookie;
 }
 
+/** A checkout of `serviceId` with the consent to begin at once, as `cookie`'s visitor. */
+const checkout = async (serviceId: string, cookie = verifiedCookie) =>
+  unwrap(await startCheckout(formPost("/checkout", { serviceId, immediateStart: "yes" }, cookie)));
+
 const signed = (event: object, timestamp?: number) => signEvent(event, WEBHOOK_SECRET, timestamp);
 const deliver = (event: object) => deliverStripeEvent(database.db, event);
 
@@ -66,17 +63,23 @@ const sessionEvent = (
     fields,
   });
 
+/** The checkout.session.completed event of the signed-in payer's `purchase`, paid or not. */
+const sessionCompleted = (
+  eventId: string,
+  purchase: PurchaseRef,
+  paymentStatus: "paid" | "unpaid",
+) =>
+  sessionEvent(eventId, "checkout.session.completed", purchase, { payment_status: paymentStatus });
+
 const purchaseById = async (id: string) =>
   (await database.db.select().from(purchases).where(eq(purchases.id, id)))[0];
 const purchaseBySession = async (sessionId: string) =>
   (await database.db.select().from(purchases).where(eq(purchases.checkoutSessionId, sessionId)))[0];
 
 beforeAll(async () => {
-  const apiBase = await standIn.start();
-  Object.assign(process.env, {
+  await standIn.startForSite({
     STRIPE_SECRET_KEY: "sk_test_integration",
     STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET,
-    STRIPE_API_BASE: apiBase,
     STRIPE_PRICE_CIBERSEGURIDAD: "price_ciberseguridad_449",
     STRIPE_PRICE_DESARROLLO_WEB: "price_desarrollo_web_799",
   });
@@ -138,50 +141,28 @@ describe("checkout", () => {
   });
 
   it("refuses an unverified customer with 403 and an anonymous visitor with 401", async () => {
-    expect(
-      unwrap(
-        await startCheckout(
-          formPost("/checkout", { serviceId: "4", immediateStart: "yes" }, unverifiedCookie),
-        ),
-      ),
-    ).toEqual({
+    expect(await checkout("4", unverifiedCookie)).toEqual({
       status: 403,
       body: { errors: [{ code: "emailNotVerified" }] },
     });
-    expect(
-      unwrap(await startCheckout(formPost("/checkout", { serviceId: "4", immediateStart: "yes" }))),
-    ).toMatchObject({
+    expect(await checkout("4", "")).toMatchObject({
       status: 401,
     });
   });
 
   it("answers the spec's error when the service has no Stripe price id, and 400 for an unknown service", async () => {
-    expect(
-      unwrap(
-        await startCheckout(
-          formPost("/checkout", { serviceId: "1", immediateStart: "yes" }, verifiedCookie),
-        ),
-      ),
-    ).toEqual({
+    expect(await checkout("1")).toEqual({
       status: 400,
       body: { errors: [{ code: "priceIdMissing" }] },
     });
-    expect(
-      unwrap(
-        await startCheckout(
-          formPost("/checkout", { serviceId: "99", immediateStart: "yes" }, verifiedCookie),
-        ),
-      ).status,
-    ).toBe(400);
+    expect((await checkout("99")).status).toBe(400);
   });
 });
 
 describe("the webhook", () => {
   it("refuses a wrong or stale signature with 400 and changes nothing", async () => {
     const purchase = await purchaseBySession("cs_test_standin1");
-    const event = sessionEvent("evt_bad", "checkout.session.completed", purchase!, {
-      payment_status: "paid",
-    });
+    const event = sessionCompleted("evt_bad", purchase!, "paid");
     const { payload } = signed(event);
     const forged = stripeSignature(payload, "whsec_someone_else");
     expect(await handleWebhook(database.db, payload, forged)).toMatchObject({ status: 400 });
@@ -200,16 +181,10 @@ describe("the webhook", () => {
   });
 
   it("counts one payment whatever the repetitions and order of the events", async () => {
-    unwrap(
-      await startCheckout(
-        formPost("/checkout", { serviceId: "6", immediateStart: "yes" }, verifiedCookie),
-      ),
-    );
+    await checkout("6");
     const purchase = await purchaseBySession("cs_test_standin2");
     const events = [
-      sessionEvent("evt_completed", "checkout.session.completed", purchase!, {
-        payment_status: "paid",
-      }),
+      sessionCompleted("evt_completed", purchase!, "paid"),
       // The same payment again under another event id.
       sessionEvent("evt_async_ok", "checkout.session.async_payment_succeeded", purchase!, {
         payment_status: "paid",
@@ -244,26 +219,15 @@ describe("the webhook", () => {
       .where(eq(customers.email, "pagador@example.com"));
     expect(customer).toMatchObject({ totalOrders: 1, totalSpent: 79_900 });
     expect(await database.db.select().from(webhookEvents)).toHaveLength(4);
-    const receipts = await database.db
-      .select()
-      .from(mailOutbox)
-      .where(eq(mailOutbox.kind, "payment-receipt"));
+    const receipts = await mailsOfKind(database.db, "payment-receipt");
     expect(receipts).toHaveLength(1);
     expect(receipts[0]?.subject).toBe("Recibo de tu compra: Desarrollo Web - Vértice Digital");
   });
 
   it("adds a second purchase of the same customer to the totals", async () => {
-    unwrap(
-      await startCheckout(
-        formPost("/checkout", { serviceId: "4", immediateStart: "yes" }, verifiedCookie),
-      ),
-    );
+    await checkout("4");
     const purchase = await purchaseBySession("cs_test_standin3");
-    await deliver(
-      sessionEvent("evt_second", "checkout.session.completed", purchase!, {
-        payment_status: "paid",
-      }),
-    );
+    await deliver(sessionCompleted("evt_second", purchase!, "paid"));
     const [customer] = await database.db
       .select()
       .from(customers)
@@ -272,17 +236,9 @@ describe("the webhook", () => {
   });
 
   it("leaves an unpaid completed session pending, and a declined one failed", async () => {
-    unwrap(
-      await startCheckout(
-        formPost("/checkout", { serviceId: "6", immediateStart: "yes" }, verifiedCookie),
-      ),
-    );
+    await checkout("6");
     const purchase = await purchaseBySession("cs_test_standin4");
-    await deliver(
-      sessionEvent("evt_unpaid", "checkout.session.completed", purchase!, {
-        payment_status: "unpaid",
-      }),
-    );
+    await deliver(sessionCompleted("evt_unpaid", purchase!, "unpaid"));
     expect((await purchaseById(purchase!.id))?.status).toBe("pending");
     await deliver(
       sessionEvent("evt_async_failed", "checkout.session.async_payment_failed", purchase!),
@@ -294,11 +250,7 @@ describe("the webhook", () => {
 describe("refunds", () => {
   /** A pending purchase of the signed-in customer. */
   async function pendingPurchase(serviceId: string) {
-    unwrap(
-      await startCheckout(
-        formPost("/checkout", { serviceId, immediateStart: "yes" }, verifiedCookie),
-      ),
-    );
+    await checkout(serviceId);
     const purchaseId = standIn.requests.at(-1)!.form.get("metadata[purchase_id]")!;
     const purchase = await purchaseById(purchaseId);
     return purchase!;
@@ -352,16 +304,10 @@ describe("refunds", () => {
       expect(await deliver(event)).toEqual({ status: 200, body: "ok" });
 
     await expectRefunded(purchase.id, before);
-    const activity = await database.db
-      .select()
-      .from(userActivityLog)
-      .where(eq(userActivityLog.activityType, "purchase_refunded"));
+    const activity = await activityOfType(database.db, "purchase_refunded");
     expect(activity).toHaveLength(1);
     expect(activity[0]?.description).toBe("Compra reembolsada: Ciberseguridad");
-    const notices = await database.db
-      .select()
-      .from(mailOutbox)
-      .where(eq(mailOutbox.kind, "payment-refund"));
+    const notices = await mailsOfKind(database.db, "payment-refund");
     expect(notices).toHaveLength(1);
     expect(notices[0]).toMatchObject({
       recipient: "pagador@example.com",
@@ -421,10 +367,7 @@ describe("refunds", () => {
     expect(await deliver(refund)).toEqual({ status: 200, body: "ok" });
     expect(await recorded()).toHaveLength(1);
     await expectRefunded(purchase.id, paid);
-    const activity = await database.db
-      .select()
-      .from(userActivityLog)
-      .where(eq(userActivityLog.activityType, "purchase_refunded"));
+    const activity = await activityOfType(database.db, "purchase_refunded");
     expect(
       activity.filter(
         (entry) => (entry.metadata as { purchaseId?: string }).purchaseId === purchase.id,
@@ -450,13 +393,7 @@ describe("checkout limits", () => {
     const cookie = await customerSession("impaciente@example.com", true);
     const statuses: number[] = [];
     for (let attempt = 1; attempt <= 11; attempt++)
-      statuses.push(
-        unwrap(
-          await startCheckout(
-            formPost("/checkout", { serviceId: "4", immediateStart: "yes" }, cookie),
-          ),
-        ).status,
-      );
+      statuses.push((await checkout("4", cookie)).status);
     expect(statuses.slice(0, 10)).toEqual(Array(10).fill(200));
     expect(statuses[10]).toBe(429);
     const [user] = await database.db
@@ -484,11 +421,7 @@ describe("the consent to begin at once", () => {
       before.length,
     );
     const started = Date.now();
-    unwrap(
-      await startCheckout(
-        formPost("/checkout", { serviceId: "4", immediateStart: "yes" }, verifiedCookie),
-      ),
-    );
+    await checkout("4");
     const purchaseId = standIn.requests.at(-1)!.form.get("metadata[purchase_id]")!;
     const consentAt = (await purchaseById(purchaseId))?.immediateStartConsentAt;
     expect(consentAt?.getTime()).toBeGreaterThanOrEqual(started - 1000);

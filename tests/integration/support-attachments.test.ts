@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { count, eq } from "drizzle-orm";
+import { count } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { Viewer } from "~/features/identity/session.server";
 import { attachmentFileName, attachmentType } from "~/features/support/attachments.server";
@@ -12,9 +12,9 @@ import {
 } from "~/features/support/customer-tickets.server";
 import { staffTicketAction, staffTicketPage } from "~/features/support/staff-tickets.server";
 import { getConfig } from "~/platform/config.server";
-import { supportTickets, ticketAttachments, ticketMessages, users } from "~/platform/db/schema";
+import { supportTickets, ticketAttachments, ticketMessages } from "~/platform/db/schema";
 import { loader as downloadLoader } from "~/routes/soporte-adjunto";
-import { signedInAdmin, signedInCustomer } from "../support/customer-session";
+import { partyOf, signedInAdmin, signedInCustomer } from "../support/customer-session";
 import { setupTestDatabase } from "../support/test-database";
 
 const database = setupTestDatabase();
@@ -50,24 +50,16 @@ let ana: Party;
 let luis: Party;
 let admin: Party;
 
-async function party(email: string, cookie: string): Promise<Party> {
-  const [user] = await database.db.select().from(users).where(eq(users.email, email));
-  return {
-    cookie,
-    viewer: { id: user!.id, email, emailVerified: true, createdAt: user!.createdAt.toISOString() },
-  };
-}
-
 beforeAll(async () => {
-  ana = await party(
+  ana = await partyOf(
     "ana.adjuntos@example.com",
     (await signedInCustomer("ana.adjuntos@example.com")).cookie,
   );
-  luis = await party(
+  luis = await partyOf(
     "luis.adjuntos@example.com",
     (await signedInCustomer("luis.adjuntos@example.com", { clientAddress: "192.0.2.2" })).cookie,
   );
-  admin = await party(
+  admin = await partyOf(
     "adjuntos-admin@example.com",
     (await signedInAdmin("adjuntos-admin@example.com")).cookie,
   );

@@ -1,9 +1,5 @@
-import { randomBytes } from "node:crypto";
 import { and, eq, inArray, sql } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
-import { adminSignIn } from "~/features/accounts/account-actions.server";
-import { ensureAdmin } from "~/features/accounts/admin-accounts.server";
-import { getAuth } from "~/features/identity/auth.server";
 import type { Viewer } from "~/features/identity/session.server";
 import { adminExport } from "~/features/admin/admin-csv.server";
 import { adminPanel } from "~/features/admin/admin-panel.server";
@@ -15,38 +11,21 @@ import { staffTicketPage } from "~/features/support/staff-tickets.server";
 import { getConfig } from "~/platform/config.server";
 import { mailOutbox, supportTickets, ticketMessages, users } from "~/platform/db/schema";
 import { action as staffAction, loader as staffLoader } from "~/routes/admin-ticket";
-import { formPost, signedInCustomer } from "../support/customer-session";
+import { formPost, partyOf, signedInAdmin, signedInCustomer } from "../support/customer-session";
 import { setupTestDatabase } from "../support/test-database";
 
 const database = setupTestDatabase();
 
 const ADMIN_EMAIL = "soporte-admin@example.com";
-const ADMIN_PASSWORD = `Adm-${randomBytes(12).toString("hex")}`;
 
 type Party = { viewer: Viewer; cookie: string };
 let admin: Party;
 let ana: Party;
 let luis: Party;
 
-async function viewerOf(email: string, cookie: string): Promise<Party> {
-  const [user] = await database.db.select().from(users).where(eq(users.email, email));
-  return {
-    cookie,
-    viewer: { id: user!.id, email, emailVerified: true, createdAt: user!.createdAt.toISOString() },
-  };
-}
-
-async function signedInAdmin(): Promise<Party> {
-  await ensureAdmin(await getAuth(), database.db, ADMIN_EMAIL, ADMIN_PASSWORD);
-  const answer = (await adminSignIn({
-    request: formPost("/login", { email: ADMIN_EMAIL, password: ADMIN_PASSWORD }),
-    clientAddress: "192.0.2.50",
-  })) as Response;
-  const cookie = answer.headers
-    .getSetCookie()
-    .find((value) => value.includes("session_token="))!
-    .split(";")[0]!;
-  return viewerOf(ADMIN_EMAIL, cookie);
+/** The support administrator, made and signed in through /login. */
+async function signedInStaff(): Promise<Party> {
+  return partyOf(ADMIN_EMAIL, (await signedInAdmin(ADMIN_EMAIL)).cookie);
 }
 
 /** Opens a ticket through the customer's action; answers the new ticket's id. */
@@ -132,13 +111,13 @@ async function dueHoursAgo(id: string, hours: number) {
 }
 
 beforeAll(async () => {
-  admin = await signedInAdmin();
+  admin = await signedInStaff();
   const anaSession = await signedInCustomer("ana-soporte@example.com");
-  ana = await viewerOf("ana-soporte@example.com", anaSession.cookie);
+  ana = await partyOf("ana-soporte@example.com", anaSession.cookie);
   const luisSession = await signedInCustomer("luis-soporte@example.com", {
     clientAddress: "192.0.2.2",
   });
-  luis = await viewerOf("luis-soporte@example.com", luisSession.cookie);
+  luis = await partyOf("luis-soporte@example.com", luisSession.cookie);
 });
 
 describe("a staff reply", () => {

@@ -43,6 +43,10 @@ type Args<F extends (...args: never[]) => unknown> = Parameters<F>[0];
 const call = <F extends (args: never) => unknown>(route: F, args: object) =>
   Promise.resolve(route(args as Args<F>));
 
+/** What a loader answers the visitor with `cookie` who opens `path`. */
+const load = async <F extends (args: never) => unknown>(loader: F, path: string, cookie: string) =>
+  (await call(loader, { request: get(path, cookie), params: {} })) as Awaited<ReturnType<F>>;
+
 /** What a loader or action threw or answered: a Response's status, or the data it returned. */
 async function outcome(run: () => Promise<unknown>) {
   try {
@@ -63,6 +67,16 @@ function dataOf(answer: unknown) {
     data: { ...data, errors: data.errors.map(({ code }) => code) },
     answer: data,
   };
+}
+
+/** Runs `check` while `table` cannot be read (renamed away), then puts it back. */
+async function withTableAway(table: "purchases" | "profiles", check: () => Promise<void>) {
+  await database.db.execute(sql.raw(`alter table ${table} rename to ${table}_away`));
+  try {
+    await check();
+  } finally {
+    await database.db.execute(sql.raw(`alter table ${table}_away rename to ${table}`));
+  }
 }
 
 const newTicket = (who: Customer, fields: Record<string, string>) =>
@@ -137,16 +151,18 @@ describe("a customer's tickets are theirs alone", () => {
   it("another customer's purchase can be neither linked nor offered", async () => {
     const refused = dataOf(await newTicket(luis, { ...valid, purchaseId: ana.purchaseId }));
     expect(refused).toMatchObject({ status: 400, data: { errors: ["purchaseUnknown"] } });
-    const form = (await call(newTicketLoader, {
-      request: get(`/mi-cuenta/tickets/nuevo?compra=${ana.purchaseId}`, luis.cookie),
-      params: {},
-    })) as Awaited<ReturnType<typeof newTicketLoader>>;
+    const form = await load(
+      newTicketLoader,
+      `/mi-cuenta/tickets/nuevo?compra=${ana.purchaseId}`,
+      luis.cookie,
+    );
     expect(form.purchaseId).toBe("");
     expect(form.purchases.map((purchase) => purchase.id)).toEqual([luis.purchaseId]);
-    const own = (await call(newTicketLoader, {
-      request: get(`/mi-cuenta/tickets/nuevo?compra=${luis.purchaseId}`, luis.cookie),
-      params: {},
-    })) as Awaited<ReturnType<typeof newTicketLoader>>;
+    const own = await load(
+      newTicketLoader,
+      `/mi-cuenta/tickets/nuevo?compra=${luis.purchaseId}`,
+      luis.cookie,
+    );
     expect(own.purchaseId).toBe(luis.purchaseId);
   });
 
@@ -319,10 +335,7 @@ describe("Mi Cuenta", () => {
       activeTickets: 3,
       resolvedTickets: 2,
     });
-    const overview = (await call(accountLoader, {
-      request: get("/mi-cuenta", maria.cookie),
-      params: {},
-    })) as Awaited<ReturnType<typeof accountLoader>>;
+    const overview = await load(accountLoader, "/mi-cuenta", maria.cookie);
     expect(overview.tab).toBe("resumen");
     expect(overview.stats).toEqual(stats);
     expect(overview.purchases).toHaveLength(3);
@@ -340,27 +353,18 @@ describe("Mi Cuenta", () => {
       ["?tab=otra", "resumen"],
       ["", "resumen"],
     ] as const) {
-      const overview = (await call(accountLoader, {
-        request: get(`/mi-cuenta${query}`, ana.cookie),
-        params: {},
-      })) as Awaited<ReturnType<typeof accountLoader>>;
+      const overview = await load(accountLoader, `/mi-cuenta${query}`, ana.cookie);
       expect(overview.tab, query).toBe(tab);
     }
   });
 
   it("when the purchases cannot be read the page still opens, and says so", async () => {
-    await database.db.execute(sql`alter table purchases rename to purchases_away`);
-    try {
-      const overview = (await call(accountLoader, {
-        request: get("/mi-cuenta?tab=compras", ana.cookie),
-        params: {},
-      })) as Awaited<ReturnType<typeof accountLoader>>;
+    await withTableAway("purchases", async () => {
+      const overview = await load(accountLoader, "/mi-cuenta?tab=compras", ana.cookie);
       expect(overview.purchases).toBeNull();
       expect(overview.stats).toBeNull();
       expect(overview.viewer.email).toBe(ana.viewer.email);
-    } finally {
-      await database.db.execute(sql`alter table purchases_away rename to purchases`);
-    }
+    });
   });
 });
 
@@ -394,16 +398,10 @@ describe("the profile", () => {
   });
 
   it("when the profile cannot be read /perfil still opens, without the form that would erase it", async () => {
-    await database.db.execute(sql`alter table profiles rename to profiles_away`);
-    try {
-      const page = (await call(profileLoader, {
-        request: get("/perfil", luis.cookie),
-        params: {},
-      })) as Awaited<ReturnType<typeof profileLoader>>;
+    await withTableAway("profiles", async () => {
+      const page = await load(profileLoader, "/perfil", luis.cookie);
       expect(page.profile).toBeNull();
       expect(page.viewer.email).toBe(luis.viewer.email);
-    } finally {
-      await database.db.execute(sql`alter table profiles_away rename to profiles`);
-    }
+    });
   });
 });

@@ -3,7 +3,7 @@ import { eq } from "drizzle-orm";
 import { adminSignIn, customerSignIn, signUp } from "~/features/accounts/account-actions.server";
 import { ensureAdmin } from "~/features/accounts/admin-accounts.server";
 import { getAuth } from "~/features/identity/auth.server";
-import { getViewer } from "~/features/identity/session.server";
+import { getViewer, type Viewer } from "~/features/identity/session.server";
 import { getConfig } from "~/platform/config.server";
 import { getDb } from "~/platform/db/database.server";
 import { users } from "~/platform/db/schema";
@@ -49,6 +49,18 @@ export async function viewerOf(cookie: string) {
   return viewer;
 }
 
+/** A verified account as the feature code sees it: its viewer, and the session cookie it sends. */
+export async function partyOf(
+  email: string,
+  cookie: string,
+): Promise<{ viewer: Viewer; cookie: string }> {
+  const [user] = await getDb().select().from(users).where(eq(users.email, email));
+  return {
+    cookie,
+    viewer: { id: user!.id, email, emailVerified: true, createdAt: user!.createdAt.toISOString() },
+  };
+}
+
 /** The session cookie a sign-in answer sets, as a Cookie header. */
 function sessionCookieOf(signedIn: Response): string {
   return signedIn.headers
@@ -69,4 +81,15 @@ export async function signedInAdmin(
   })) as Response;
   const [user] = await getDb().select().from(users).where(eq(users.email, email));
   return { cookie: sessionCookieOf(signedIn), userId: user!.id };
+}
+
+/** A sign-in at /login from `clientAddress`: its status, and where a redirect sends the visitor. */
+export async function adminLoginAnswer(email: string, password: string, clientAddress: string) {
+  const answer = (await adminSignIn({
+    request: formPost("/login", { email, password }),
+    clientAddress,
+  })) as Response | { init: { status?: number } | null };
+  if (answer instanceof Response)
+    return { status: answer.status, location: answer.headers.get("Location") };
+  return { status: answer.init?.status ?? 200, location: null };
 }

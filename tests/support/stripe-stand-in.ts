@@ -77,6 +77,11 @@ export class StripeStandIn {
     return `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
   }
 
+  /** Starts the stand-in and points the site at it: `settings` and STRIPE_API_BASE in process.env. */
+  async startForSite(settings: Record<string, string>): Promise<void> {
+    Object.assign(process.env, settings, { STRIPE_API_BASE: await this.start() });
+  }
+
   async stop() {
     await new Promise<void>((resolve) => this.server?.close(() => resolve()));
   }

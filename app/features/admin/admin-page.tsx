@@ -6,6 +6,7 @@ import { Button } from "~/ui/button";
 import { DownloadLink } from "~/ui/signed-in/download-link";
 import { Field, FormAlert, Select } from "~/ui/form";
 import { Pagination } from "~/ui/signed-in/pagination";
+import { SelectOptions } from "~/ui/signed-in/select-options";
 import { showToast } from "~/ui/toast";
 import { useHydrated } from "~/ui/use-hydrated";
 import { AdminAnalyticsSection } from "./admin-analytics";
@@ -142,20 +143,12 @@ function ListControls({ view }: { view: AdminView }) {
       />
       {filters ? (
         <Select label="Estado" name="estado" defaultValue={view.status}>
-          {filters.map((filter) => (
-            <option key={filter.value} value={filter.value}>
-              {filter.label}
-            </option>
-          ))}
+          <SelectOptions options={filters} />
         </Select>
       ) : null}
       {tickets ? (
         <Select label="Orden" name="orden" defaultValue={view.order}>
-          {ticketOrders.map((order) => (
-            <option key={order.value} value={order.value}>
-              {order.label}
-            </option>
-          ))}
+          <SelectOptions options={ticketOrders} />
         </Select>
       ) : null}
       <Select label="Por página" name="por" defaultValue={String(view.pageSize)}>

@@ -32,16 +32,21 @@ const stop = (error: ContactErrorCode) => ({ error, abort: true });
 /** A NUL byte is never typed text, and PostgreSQL cannot store one: it is dropped. */
 const withoutNul = () => z.overwrite((value: string) => value.replaceAll("\u0000", ""));
 
-export const contactSchema = z.object({
-  name: z
-    .string(stop("nameRequired"))
+/** Text that must be given, then trimmed to `min`–`max` characters; its codes start with `field`. */
+function requiredText(field: "name" | "message", min: number, max: number) {
+  return z
+    .string(stop(`${field}Required`))
     .check(
       withoutNul(),
       z.trim(),
-      z.minLength(1, stop("nameRequired")),
-      z.minLength(CONTACT_LIMITS.nameMin, stop("nameTooShort")),
-      z.maxLength(CONTACT_LIMITS.nameMax, stop("nameTooLong")),
-    ),
+      z.minLength(1, stop(`${field}Required`)),
+      z.minLength(min, stop(`${field}TooShort`)),
+      z.maxLength(max, stop(`${field}TooLong`)),
+    );
+}
+
+export const contactSchema = z.object({
+  name: requiredText("name", CONTACT_LIMITS.nameMin, CONTACT_LIMITS.nameMax),
   email: z
     .string(stop("emailInvalid"))
     .check(
@@ -52,15 +57,7 @@ export const contactSchema = z.object({
     ),
   // The form offers five codes; 'otro' arrives only from a pending Consultoría Puntual purchase.
   service: z.enum(serviceCodes, { error: "serviceRequired" }),
-  message: z
-    .string(stop("messageRequired"))
-    .check(
-      withoutNul(),
-      z.trim(),
-      z.minLength(1, stop("messageRequired")),
-      z.minLength(CONTACT_LIMITS.messageMin, stop("messageTooShort")),
-      z.maxLength(CONTACT_LIMITS.messageMax, stop("messageTooLong")),
-    ),
+  message: requiredText("message", CONTACT_LIMITS.messageMin, CONTACT_LIMITS.messageMax),
 });
 
 export type ContactInput = z.output<typeof contactSchema>;

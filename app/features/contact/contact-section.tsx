@@ -5,18 +5,18 @@ import { ContactForm } from "./contact-form";
 
 /** The contact section (#contacto) of the home page and every service page. */
 export function ContactSection({
-  contactEmail,
-  humanCheck,
+  site,
   serverResult,
   headingLevel = "h2",
 }: {
-  contactEmail: string;
-  /** Whether the form carries the proof-of-work check. */
-  humanCheck: boolean;
+  /** The site's facts (seo's SiteInfo); without them the human check stays on. */
+  site: { contactEmail: string; humanCheck: boolean } | undefined;
   /** The answer of a form posted without JavaScript. */
   serverResult?: ContactAnswer;
   headingLevel?: "h1" | "h2";
 }) {
+  const contactEmail = site?.contactEmail ?? "";
+  const humanCheck = site?.humanCheck ?? true;
   return (
     <section id="contacto" aria-labelledby="contacto-title" className="bg-slate-50 py-20 sm:py-24">
       <div className="mx-auto max-w-7xl px-4 sm:px-6 lg:px-8">

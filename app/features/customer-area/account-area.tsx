@@ -5,6 +5,7 @@ import { formatPrice } from "~/features/catalogue/services";
 import { PurchaseList, type PurchaseListItem } from "~/features/payments/purchase-list";
 import { TicketList, type TicketListItem } from "~/features/support/support-ui";
 import { ButtonLink } from "~/ui/button";
+import type { ToastText } from "~/platform/http/toast";
 import { FormAlert } from "~/ui/form";
 import { StatCardGrid } from "~/ui/signed-in/stat-cards";
 import { accountLoadMessages, accountTabPath, accountTabs, type AccountTab } from "./account-tabs";
@@ -100,14 +101,18 @@ export function StatCards({ stats }: { stats: AccountStats | null }) {
   );
 }
 
-function EmptyState({ title, children }: { title: string; children: ReactNode }) {
+/** What a list says when it is empty: a title, a sentence and what to do next. */
+function EmptyState({ title, text, action }: { title: string; text: string; action?: ReactNode }) {
   return (
     <div className="rounded-2xl bg-slate-50 p-8 text-center ring-1 ring-slate-200">
       <p className="text-lg font-semibold text-ink">{title}</p>
-      {children}
+      <p className="mt-2 text-slate-600">{text}</p>
+      {action}
     </div>
   );
 }
+
+const loadFailed = (text: ToastText) => <FormAlert reply={{ tone: "error", text }} />;
 
 const helpLink = (purchase: PurchaseListItem) => (
   <Link
@@ -127,20 +132,21 @@ export function PurchasesPanel({
   purchases: PurchaseListItem[] | null;
   withHelp: boolean;
 }) {
-  if (!purchases)
-    return <FormAlert reply={{ tone: "error", text: accountLoadMessages.purchasesFailed }} />;
-  if (purchases.length === 0)
-    return (
-      <EmptyState title="Aún no tienes compras">
-        <p className="mt-2 text-slate-600">
-          Cuando contrates un servicio, aquí verás su estado y su historial.
-        </p>
-        <ButtonLink to="/precios" className="mt-6">
-          Ver precios
-        </ButtonLink>
-      </EmptyState>
-    );
-  return <PurchaseList purchases={purchases} help={withHelp ? helpLink : undefined} />;
+  if (!purchases) return loadFailed(accountLoadMessages.purchasesFailed);
+  if (purchases.length > 0)
+    return <PurchaseList purchases={purchases} help={withHelp ? helpLink : undefined} />;
+  const seePrices = (
+    <ButtonLink to="/precios" className="mt-6">
+      Ver precios
+    </ButtonLink>
+  );
+  return (
+    <EmptyState
+      title="Aún no tienes compras"
+      text="Cuando contrates un servicio, aquí verás su estado y su historial."
+      action={seePrices}
+    />
+  );
 }
 
 /** Soporte, and the tickets of Resumen; null when they could not be read. */
@@ -151,22 +157,19 @@ export function TicketsPanel({
   tickets: TicketListItem[] | null;
   withButton: boolean;
 }) {
-  if (!tickets)
-    return <FormAlert reply={{ tone: "error", text: accountLoadMessages.ticketsFailed }} />;
-  if (tickets.length === 0)
-    return (
-      <EmptyState title="No tienes tickets de soporte">
-        <p className="mt-2 text-slate-600">
-          Si necesitas ayuda con un servicio, abre un ticket y te responderemos en menos de 24
-          horas.
-        </p>
-        {withButton ? (
-          <ButtonLink to={NEW_TICKET_PATH} className="mt-6">
-            <Plus className="size-4" aria-hidden />
-            Crear Ticket
-          </ButtonLink>
-        ) : null}
-      </EmptyState>
-    );
-  return <TicketList tickets={tickets} />;
+  if (!tickets) return loadFailed(accountLoadMessages.ticketsFailed);
+  if (tickets.length > 0) return <TicketList tickets={tickets} />;
+  const newTicket = (
+    <ButtonLink to={NEW_TICKET_PATH} className="mt-6">
+      <Plus className="size-4" aria-hidden />
+      Crear Ticket
+    </ButtonLink>
+  );
+  return (
+    <EmptyState
+      title="No tienes tickets de soporte"
+      text="Si necesitas ayuda con un servicio, abre un ticket y te responderemos en menos de 24 horas."
+      action={withButton ? newTicket : null}
+    />
+  );
 }

@@ -30,6 +30,17 @@ const legalLinks = [
 
 const footerLink = "text-sm text-slate-300 transition-colors hover:text-white";
 
+/** The items of a footer column, one link each. */
+function FooterLinks({ links }: { links: { label: string; to: string }[] }) {
+  return links.map((link) => (
+    <li key={link.to}>
+      <Link to={link.to} className={footerLink}>
+        {link.label}
+      </Link>
+    </li>
+  ));
+}
+
 export function SiteFooter({ site }: { site: SiteInfo }) {
   return (
     <footer className="bg-slate-950 text-slate-300" aria-labelledby="footer-heading">
@@ -67,31 +78,18 @@ export function SiteFooter({ site }: { site: SiteInfo }) {
           </ul>
         </div>
         <FooterColumn title="Servicios">
-          {servicesForHome().map((service) => (
-            <li key={service.slug}>
-              <Link to={serviceHref(service)} className={footerLink}>
-                {service.name}
-              </Link>
-            </li>
-          ))}
+          <FooterLinks
+            links={servicesForHome().map((service) => ({
+              label: service.name,
+              to: serviceHref(service),
+            }))}
+          />
         </FooterColumn>
         <FooterColumn title="Enlaces rápidos">
-          {quickLinks.map((link) => (
-            <li key={link.label}>
-              <Link to={link.to} className={footerLink}>
-                {link.label}
-              </Link>
-            </li>
-          ))}
+          <FooterLinks links={quickLinks} />
         </FooterColumn>
         <FooterColumn title="Legal">
-          {legalLinks.map((link) => (
-            <li key={link.to}>
-              <Link to={link.to} className={footerLink}>
-                {link.label}
-              </Link>
-            </li>
-          ))}
+          <FooterLinks links={legalLinks} />
           <li>
             {/* Withdrawing consent must be as easy as giving it (AEPD): one click, any page. */}
             <button type="button" onClick={openCookieSettings} className={footerLink}>

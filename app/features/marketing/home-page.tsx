@@ -147,10 +147,7 @@ export function HomePage({ site }: { site: SiteInfo | undefined }) {
         </div>
       </section>
 
-      <ContactSection
-        contactEmail={site?.contactEmail ?? ""}
-        humanCheck={site?.humanCheck ?? true}
-      />
+      <ContactSection site={site} />
     </>
   );
 }

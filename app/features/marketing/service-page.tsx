@@ -78,10 +78,7 @@ export function ServicePage({
           </ul>
         </div>
       </section>
-      <ContactSection
-        contactEmail={site?.contactEmail ?? ""}
-        humanCheck={site?.humanCheck ?? true}
-      />
+      <ContactSection site={site} />
     </>
   );
 }

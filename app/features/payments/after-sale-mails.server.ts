@@ -47,6 +47,17 @@ ${link ? `<p><a href="${escapeHtml(link)}" style="color:#1d41b0;">${escapeHtml(m
   };
 }
 
+/** Where a customer's mail sends them: their purchases in Mi Cuenta. */
+const myPurchasesLink = { label: "Ver mis compras", path: "/mi-cuenta?tab=compras" };
+
+/** The facts of a customer's mail: the service, the one fact of the mail and the reference. */
+function customerFacts(
+  purchase: { id: string; serviceName: string },
+  fact: [string, string],
+): [string, string][] {
+  return [["Servicio", purchase.serviceName], fact, ["Referencia", purchase.id]];
+}
+
 /** The customer is told each time the staff move the delivery of a purchase on. */
 export function deliveryMail(
   purchase: { id: string; serviceName: string },
@@ -64,12 +75,8 @@ export function deliveryMail(
       `Hemos actualizado el estado de tu servicio a «${label}».`,
       ...(change.note ? [change.note] : []),
     ],
-    facts: [
-      ["Servicio", purchase.serviceName],
-      ["Estado de la entrega", label],
-      ["Referencia", purchase.id],
-    ],
-    link: { label: "Ver mis compras", path: "/mi-cuenta?tab=compras" },
+    facts: customerFacts(purchase, ["Estado de la entrega", label]),
+    link: myPurchasesLink,
   });
 }
 
@@ -89,12 +96,8 @@ export function withdrawalAcknowledgement(
       `Te confirmamos que hemos recibido tu decisión de desistir del contrato de ${purchase.serviceName}.`,
       "Te devolveremos el importe que corresponda en un plazo máximo de 14 días naturales, por el mismo medio de pago que utilizaste, y te enviaremos la factura rectificativa.",
     ],
-    facts: [
-      ["Servicio", purchase.serviceName],
-      ["Recibido el", formatDate(receivedAt, "longDateTime")],
-      ["Referencia", purchase.id],
-    ],
-    link: { label: "Ver mis compras", path: "/mi-cuenta?tab=compras" },
+    facts: customerFacts(purchase, ["Recibido el", formatDate(receivedAt, "longDateTime")]),
+    link: myPurchasesLink,
   });
 }
 

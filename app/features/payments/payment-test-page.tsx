@@ -72,18 +72,20 @@ export function PaymentTestPage({ overview }: { overview: PaymentTestOverview })
         ))}
       </ul>
       <dl className="mt-6 grid grid-cols-2 gap-4 sm:max-w-sm">
-        <div className="rounded-xl bg-amber-50 p-4 ring-1 ring-amber-200">
-          <dt className="text-sm text-amber-900">Pendientes</dt>
-          <dd className="text-2xl font-bold text-amber-900" data-testid="pending-count">
-            {pending}
-          </dd>
-        </div>
-        <div className="rounded-xl bg-emerald-50 p-4 ring-1 ring-emerald-200">
-          <dt className="text-sm text-emerald-900">Completadas</dt>
-          <dd className="text-2xl font-bold text-emerald-900" data-testid="completed-count">
-            {completed}
-          </dd>
-        </div>
+        <Count
+          label="Pendientes"
+          value={pending}
+          testId="pending-count"
+          box="rounded-xl bg-amber-50 p-4 ring-1 ring-amber-200"
+          text="text-amber-900"
+        />
+        <Count
+          label="Completadas"
+          value={completed}
+          testId="completed-count"
+          box="rounded-xl bg-emerald-50 p-4 ring-1 ring-emerald-200"
+          text="text-emerald-900"
+        />
       </dl>
       <DataTable
         caption="Tus compras"
@@ -139,5 +141,17 @@ export function PaymentTestPage({ overview }: { overview: PaymentTestOverview })
         ))}
       </div>
     </section>
+  );
+}
+
+/** One figure of the page: its name and its count, in the colours given. */
+function Count(props: { label: string; value: number; testId: string; box: string; text: string }) {
+  return (
+    <div className={props.box}>
+      <dt className={`text-sm ${props.text}`}>{props.label}</dt>
+      <dd className={`text-2xl font-bold ${props.text}`} data-testid={props.testId}>
+        {props.value}
+      </dd>
+    </div>
   );
 }

@@ -42,3 +42,11 @@ export function pageMeta(
     ...(input.jsonLd ?? []).map((data) => ({ "script:ld+json": data })),
   ];
 }
+
+/** The meta of a page behind sign-in or otherwise private: as `pageMeta`, never indexed. */
+export function privatePageMeta(
+  matches: Parameters<typeof siteFromMatches>[0],
+  input: Omit<PageMetaInput, "noIndex" | "jsonLd">,
+): MetaDescriptor[] {
+  return pageMeta(matches, { ...input, noIndex: true });
+}

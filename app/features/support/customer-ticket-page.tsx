@@ -5,7 +5,7 @@ import { Button } from "~/ui/button";
 import { formatDate } from "~/ui/dates";
 import { cardClasses, FormAlert, TextArea } from "~/ui/form";
 import { useIntentAnswer } from "~/ui/signed-in/intent-answer";
-import type { customerTicketPage } from "./customer-tickets.server";
+import type { CustomerTicket } from "./customer-tickets.server";
 import { CustomerTicketForm, type TicketFormAnswer } from "./customer-ticket-form";
 import { TicketPriorityBadge, TicketStatusBadge } from "./support-ui";
 import {
@@ -18,7 +18,6 @@ import {
 } from "./ticket-rules";
 import { TicketConversation } from "./ticket-ui";
 
-type CustomerTicket = Awaited<ReturnType<typeof customerTicketPage>>;
 type Ticket = CustomerTicket["ticket"];
 
 const intents = ["resolve", "message"] as const;

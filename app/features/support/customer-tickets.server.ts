@@ -39,6 +39,9 @@ export async function customerTicketPage(viewer: Viewer, ticketId: string) {
   return { ticket: shown, messages: await conversationOf(ticket.id) };
 }
 
+/** What the page of a customer's ticket is given. */
+export type CustomerTicket = Awaited<ReturnType<typeof customerTicketPage>>;
+
 /** The creation form: the customer's purchases a ticket may be about. */
 export async function newTicketPage(viewer: Viewer, url: URL) {
   const own = await getDb()

@@ -7,6 +7,7 @@ import { cardClasses, Select, TextArea } from "~/ui/form";
 import { useIntentAnswer } from "~/ui/signed-in/intent-answer";
 import { IntentForm } from "~/ui/signed-in/intent-form";
 import { RecordPageHead } from "~/ui/signed-in/page-head";
+import { SelectOptions } from "~/ui/signed-in/select-options";
 import type { staffTicketPage } from "./staff-tickets.server";
 import { AttachmentsField, TicketPriorityBadge, TicketStatusBadge } from "./support-ui";
 import {
@@ -27,6 +28,9 @@ type Ticket = StaffTicket["ticket"];
 type Answer = FormRefusal | undefined;
 
 const staffIntents = ["reply", "update"] as const;
+
+const statusOptions = ticketStatuses.map((value) => ({ value, label: ticketStatusLabel(value) }));
+const priorityOptions = ticketPriorities.map((value) => ({ value, label: priorityLabel(value) }));
 
 /**
  * A ticket for staff (/admin/tickets/:ticketId): its facts, the conversation with a reply form,
@@ -143,18 +147,10 @@ function ChangeForm({ ticket, busy, answer }: { ticket: Ticket; busy: boolean; a
       answer={answer}
     >
       <Select label="Estado" name="status" defaultValue={ticket.status}>
-        {ticketStatuses.map((status) => (
-          <option key={status} value={status}>
-            {ticketStatusLabel(status)}
-          </option>
-        ))}
+        <SelectOptions options={statusOptions} />
       </Select>
       <Select label="Prioridad" name="priority" defaultValue={ticket.priority}>
-        {ticketPriorities.map((priority) => (
-          <option key={priority} value={priority}>
-            {priorityLabel(priority)}
-          </option>
-        ))}
+        <SelectOptions options={priorityOptions} />
       </Select>
       <Button type="submit" variant="secondary" disabled={busy}>
         <Save className="size-4" aria-hidden />

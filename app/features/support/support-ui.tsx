@@ -25,15 +25,6 @@ const statusTones: Record<string, string> = {
   closed: "bg-slate-100 text-slate-700 ring-1 ring-slate-200",
 };
 
-/** A ticket's status in words (unknown shows as open), coloured by state. */
-export function TicketStatusBadge({ status }: { status: string }) {
-  return (
-    <span className={`${badgeClasses} ${statusTones[status] ?? statusTones.open}`}>
-      {ticketStatusLabel(status)}
-    </span>
-  );
-}
-
 const priorityTones: Record<string, string> = {
   urgent: "bg-red-50 text-red-800 ring-1 ring-red-200",
   high: "bg-orange-50 text-orange-900 ring-1 ring-orange-200",
@@ -41,12 +32,19 @@ const priorityTones: Record<string, string> = {
   low: "bg-white text-slate-600 ring-1 ring-slate-200",
 };
 
+function Badge({ tone, label }: { tone: string | undefined; label: string }) {
+  return <span className={`${badgeClasses} ${tone}`}>{label}</span>;
+}
+
+/** A ticket's status in words (unknown shows as open), coloured by state. */
+export function TicketStatusBadge({ status }: { status: string }) {
+  return <Badge tone={statusTones[status] ?? statusTones.open} label={ticketStatusLabel(status)} />;
+}
+
 /** A ticket's priority in words (unknown shows as medium). */
 export function TicketPriorityBadge({ priority }: { priority: string }) {
   return (
-    <span className={`${badgeClasses} ${priorityTones[priority] ?? priorityTones.medium}`}>
-      {priorityLabel(priority)}
-    </span>
+    <Badge tone={priorityTones[priority] ?? priorityTones.medium} label={priorityLabel(priority)} />
   );
 }
 

@@ -1,15 +1,8 @@
 import { ShieldMinus, ShieldPlus } from "lucide-react";
 import { Form, useNavigation } from "react-router";
 import { buttonClasses } from "~/ui/button";
-import {
-  Badge,
-  dateColumn,
-  EmailText,
-  fit,
-  ListTable,
-  PersonCell,
-  type Column,
-} from "./list-table";
+import { Badge, dateColumn, EmailText, fit, ListTable, PersonCell } from "./list-table";
+import type { Column } from "./list-table";
 import type { UserRow } from "./users-tab.server";
 
 /** The form that grants or revokes the admin role; the server keeps the last administrator. */
