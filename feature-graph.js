@@ -4,7 +4,7 @@
  * in docs/architecture.md, and eslint.config.js fails any import outside it.
  */
 export const featureDependencies = {
-  admin: ["support", "payments", "analytics", "identity", "catalogue"],
+  admin: ["support", "payments", "billing", "verifactu", "analytics", "identity", "catalogue"],
   privacy: ["customer-area", "support", "payments", "identity", "catalogue"],
   "customer-area": ["accounts", "support", "payments", "identity", "catalogue"],
   accounts: ["identity", "catalogue"],
@@ -12,7 +12,8 @@ export const featureDependencies = {
   marketing: ["contact", "payments", "layout", "seo", "catalogue"],
   contact: ["payments", "analytics", "identity", "catalogue"],
   payments: ["billing", "analytics", "identity", "catalogue"],
-  billing: ["identity", "catalogue"],
+  billing: ["verifactu", "identity", "catalogue"],
+  verifactu: [],
   analytics: ["consent", "catalogue"],
   layout: ["seo", "consent", "catalogue"],
   seo: ["legal", "catalogue"],

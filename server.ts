@@ -18,6 +18,7 @@ import { publicPaths } from "~/features/seo/public-paths";
 import { createPageCache, privateWhenPersonal } from "~/platform/http/page-cache.server";
 import { precompressedStatic } from "~/platform/http/precompressed-static.server";
 import { handleWebhook, pruneWebhookEvents } from "~/features/payments/webhook.server";
+import { startVerifactuWorker, stopVerifactuWorker } from "~/features/verifactu/worker.server";
 import { ConfigError, getConfig, type AppConfig } from "~/platform/config.server";
 import type { Database } from "~/platform/db/client.server";
 import { closeDatabase, getDatabaseHandle } from "~/platform/db/database.server";
@@ -222,6 +223,7 @@ export async function startServer(options: ServerOptions = {}): Promise<Server> 
   await ensureConfiguredAdmin(config, database.db);
   // A signal during the start: the shutdown is under way, nothing more starts.
   if (phase === "stopping") return server;
+  await startBillingRecordSender(config, database.db);
   startBackgroundWork(database.db);
   phase = "ready";
   startAuthLoading();
@@ -237,6 +239,21 @@ async function ensureConfiguredAdmin(config: AppConfig, db: Database) {
     { email: config.admin.email, created: result.created, reclaimed: result.reclaimed },
     "administrator ensured",
   );
+}
+
+/**
+ * VERI*FACTU: the records go to AEAT (or, without a certificate outside production, to a local
+ * stand-in); with VERIFACTU=off it only warns that nothing is sent. In production a certificate
+ * that cannot be read stops the start, like any other bad configuration.
+ */
+async function startBillingRecordSender(config: AppConfig, db: Database) {
+  try {
+    await startVerifactuWorker(db);
+  } catch (error) {
+    const logger = getLogger();
+    logger.fatal({ err: error }, "VERI*FACTU: no se pudo iniciar el envío a la AEAT");
+    if (config.isProduction) process.exit(1);
+  }
 }
 
 const PRUNE_INTERVAL_MS = 60 * 60_000;
@@ -294,6 +311,8 @@ function installShutdown(server: Server) {
     // The worker finishes the mails it has claimed and claims no more; the rest wait in the
     // outbox for the next instance.
     const mailStopped = getMailWorker().stop();
+    // The VERI*FACTU request under way stores its answer; the rest wait in the queue.
+    const verifactuStopped = stopVerifactuWorker();
     for (const res of unfinished) if (!res.headersSent) res.setHeader("Connection", "close");
     // net.Server's close only stops listening: http.Server's would also drop idle kept-alive
     // connections at once, racing a request their client may be sending at that moment.
@@ -312,6 +331,7 @@ function installShutdown(server: Server) {
     await closed;
     try {
       await mailStopped;
+      await verifactuStopped;
       await closeDatabase();
     } catch (error) {
       logger.error({ err: error }, "closing the database failed");

@@ -27,8 +27,9 @@ const clientChunkGroups: ChunkGroup[] = [
   {
     name: "site",
     // Parts shared by signed-in pages only (ui/signed-in, the after-sale forms, Mi Cuenta's
-    // purchase list): kept out, or every public page would download them.
-    test: /[\\/](?:app[\\/](?:ui(?![\\/]signed-in)|features[\\/](?:layout|catalogue|seo|payments(?![\\/](?:after-sale-rules|pending-purchase|purchase-list))|privacy|consent|legal|analytics))|node_modules[\\/]lucide-react)[\\/]/,
+    // purchase list) and the purchase dialog's rules (checkout-form, in its lazy chunk): kept
+    // out, or every public page would download them.
+    test: /[\\/](?:app[\\/](?:ui(?![\\/]signed-in)|features[\\/](?:layout|catalogue|seo|payments(?![\\/](?:after-sale-rules|pending-purchase|purchase-list|checkout-form))|privacy|consent|legal|analytics))|node_modules[\\/]lucide-react)[\\/]/,
     minShareCount: 2,
     priority: 2,
   },

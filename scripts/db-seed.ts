@@ -1,8 +1,9 @@
 /**
  * npm run db:seed [-- --large] [-- --reset]: fills the database with made-up customers,
- * purchases, payments, customers' totals, support tickets and contact enquiries, so the admin
- * panel can be tried (a few hundred rows) or measured at scale (--large: 100,000 users,
- * 1,000,000 purchases and payments, 200,000 tickets, 200,000 enquiries).
+ * purchases, payments, customers' totals, invoices with their chained VERI*FACTU records
+ * (db-seed-invoices.ts), support tickets and contact enquiries, so the admin panel can be tried
+ * (a few hundred rows) or measured at scale (--large: 100,000 users, 1,000,000 purchases and
+ * payments, about 860,000 invoices and records, 200,000 tickets, 200,000 enquiries).
  *
  * The database is the server's: PostgreSQL when DATABASE_URL is set, otherwise the embedded
  * PGlite database in DATA_DIR (demo size only; stop the server first, a PGlite directory takes
@@ -26,6 +27,13 @@ import { contactServiceCodes, services } from "../app/features/catalogue/service
 import { ticketPriorities, type TicketCategory } from "../app/features/support/ticket-rules";
 import { ConfigError, getConfig } from "../app/platform/config.server";
 import { openDatabase } from "../app/platform/db/client.server";
+import {
+  BILLING_ADDRESS,
+  BILLING_TAX_ID,
+  completeInvoice,
+  INVOICE_TABLES,
+  seedInvoices,
+} from "./db-seed-invoices";
 
 /** What the seed needs of a connection: pg's and PGlite's `query(text, values)`, rows as `{ rows }`. */
 type SeedClient = {
@@ -48,6 +56,7 @@ const FILLED_TABLES = [
   "support_tickets",
   "ticket_messages",
   "contact_inquiries",
+  ...INVOICE_TABLES,
 ];
 
 /** The three years the data spans, as SQL. */
@@ -457,13 +466,18 @@ async function fill(client: SeedClient, sizes: Sizes) {
     client,
     "compras",
     `insert into purchases (id, user_id, service_id, service_name, price, currency, status, provider,
-                            checkout_session_id, payment_intent_id, completed_at, created_at, updated_at)
+                            checkout_session_id, payment_intent_id, completed_at, created_at, updated_at,
+                            billing_name, billing_tax_id, billing_address)
      select purchase_id, user_id, ($1::int[])[svc], ($2::text[])[svc], ($3::int[])[svc], 'EUR', status,
             'stripe', 'cs_seed_' || n,
             case when status in ('completed', 'refunded') then 'pi_seed_' || n end,
             case when status in ('completed', 'refunded') then created_at + interval '2 minutes' end,
             created_at,
-            created_at + case when status = 'refunded' then interval '9 days' else interval '2 minutes' end
+            created_at + case when status = 'refunded' then interval '9 days' else interval '2 minutes' end,
+            -- The buyer's billing data, asked at checkout for a complete invoice (F1).
+            case when ${completeInvoice("($3::int[])[svc]")} then full_name end,
+            case when ${completeInvoice("($3::int[])[svc]")} then ${BILLING_TAX_ID} end,
+            case when ${completeInvoice("($3::int[])[svc]")} then ${BILLING_ADDRESS} end
        from seed_orders`,
     [catalogue.map((s) => s.id), catalogue.map((s) => s.name), catalogue.map((s) => s.priceCents)],
   );
@@ -480,6 +494,7 @@ async function fill(client: SeedClient, sizes: Sizes) {
   );
   await client.query("alter table payments enable trigger user");
   await step(client, "refresh_payment_day_totals()", "select refresh_payment_day_totals()");
+  await seedInvoices(client, timed);
 
   // As the webhook keeps them: one row per address that ever completed a payment, with the
   // completed ones' totals (a refund takes its payment back out).
@@ -643,6 +658,8 @@ async function counts(client: SeedClient) {
            (select count(*) from purchases) as compras,
            (select count(*) from payments) as pagos,
            (select count(*) from customers) as clientes,
+           (select count(*) from invoices) as facturas,
+           (select count(*) from verifactu_records) as registros_verifactu,
            (select count(*) from support_tickets) as tickets,
            (select count(*) from ticket_messages) as mensajes,
            (select count(*) from contact_inquiries) as consultas`);

@@ -14,6 +14,8 @@ const production = {
   SMTP_URL: "smtps://user:pass@smtp.example.es:465",
   STRIPE_SECRET_KEY: "sk_live_123",
   STRIPE_WEBHOOK_SECRET: "whsec_123",
+  VERIFACTU_CERT_FILE: "/run/secrets/aeat.p12",
+  VERIFACTU_CERT_PASSWORD: "clave-del-certificado",
 };
 
 describe("configuration", () => {
@@ -96,7 +98,10 @@ describe("configuration", () => {
       STRIPE_SECRET_KEY: "sk_live_123",
       STRIPE_WEBHOOK_SECRET: "whsec_123",
       STRIPE_PRICE_CIBERSEGURIDAD: "price_123",
+      VERIFACTU_CERT_FILE: "/run/secrets/aeat.p12",
+      VERIFACTU_CERT_PASSWORD: "clave-del-certificado",
     });
+    expect(config.verifactu).toMatchObject({ enabled: true, environment: "produccion" });
     expect(config.stripe.priceIds).toEqual({ STRIPE_PRICE_CIBERSEGURIDAD: "price_123" });
     expect(config.isProduction).toBe(true);
     expect(config.authSecret).toBe("x".repeat(40));
@@ -132,6 +137,20 @@ describe("configuration", () => {
         expect(parseConfig({ TRUST_PROXY: value, DATA_DIR: tempDir() }).trustProxy).toBeTruthy();
       },
     );
+  });
+
+  it("refuses production without AEAT's certificate unless VERIFACTU=off says so", () => {
+    const {
+      VERIFACTU_CERT_FILE: _file,
+      VERIFACTU_CERT_PASSWORD: _password,
+      ...uncertified
+    } = production;
+    expect(() => parseConfig(uncertified)).toThrowError(/VERIFACTU_CERT_FILE: obligatorio/);
+    expect(() => parseConfig({ ...production, VERIFACTU_CERT_PASSWORD: "" })).toThrowError(
+      /VERIFACTU_CERT_PASSWORD: obligatorio/,
+    );
+    expect(parseConfig({ ...uncertified, VERIFACTU: "off" }).verifactu.enabled).toBe(false);
+    expect(parseConfig({}).verifactu).toMatchObject({ enabled: true, environment: "pruebas" });
   });
 
   it("refuses Stripe test keys in production unless STRIPE_ALLOW_TEST_KEYS=1", () => {

@@ -90,6 +90,21 @@ const envSchema = z.object({
     .min(1)
     .default("Registro Mercantil de Madrid, tomo 00000, folio 0, hoja M-000000"),
   CONTACT_EMAIL: z.email().default("hola@verticedigital.es"),
+  /** VERI*FACTU submission (issue #23): `off` only where invoices are issued by other means. */
+  VERIFACTU: z.enum(["on", "off"]).default("on"),
+  /** AEAT's environment: `pruebas` (preproducción) or `produccion`; also the QR's host. */
+  VERIFACTU_ENVIRONMENT: z.enum(["pruebas", "produccion"]).optional(),
+  /** The client certificate (PKCS#12) AEAT identifies the company by, and its password. */
+  VERIFACTU_CERT_FILE: optionalText,
+  VERIFACTU_CERT_PASSWORD: optionalText,
+  /** Overrides the SOAP endpoint (AEAT's seal-certificate host, or the local stand-in). */
+  VERIFACTU_ENDPOINT: optionalText.pipe(z.url({ protocol: /^https?$/ }).optional()),
+  /** NumeroInstalacion of the SistemaInformatico block: one per installation of the site. */
+  VERIFACTU_INSTALLATION: z
+    .string()
+    .trim()
+    .regex(/^[\x20-\x7E]{1,100}$/, "de 1 a 100 caracteres imprimibles")
+    .default("1"),
 });
 
 export type Env = z.infer<typeof envSchema>;
@@ -145,6 +160,14 @@ function buildConfig(env: Env, source: NodeJS.ProcessEnv) {
     contactConfirmationsPerHour: env.CONTACT_CONFIRMATIONS_PER_HOUR,
     /** Sign-in, sign-up, reset and resend attempts per client address in 10 minutes, each. */
     authAddressRateLimit: env.AUTH_ADDRESS_RATE_LIMIT,
+    verifactu: {
+      enabled: env.VERIFACTU === "on",
+      environment: env.VERIFACTU_ENVIRONMENT ?? (isProduction ? "produccion" : "pruebas"),
+      certificateFile: env.VERIFACTU_CERT_FILE,
+      certificatePassword: env.VERIFACTU_CERT_PASSWORD,
+      endpoint: env.VERIFACTU_ENDPOINT,
+      installationNumber: env.VERIFACTU_INSTALLATION,
+    },
     company: {
       brandName: env.BRAND_NAME,
       legalName: env.COMPANY_LEGAL_NAME,
@@ -181,6 +204,12 @@ function productionProblems(env: Env): string[] {
     problems.push(
       "TRUST_PROXY: en producción no puede confiar en todos los saltos (cualquier cliente podría falsificar X-Forwarded-For); indica la dirección del proxy o el número de saltos",
     );
+  if (env.VERIFACTU === "on" && !env.VERIFACTU_CERT_FILE)
+    problems.push(
+      "VERIFACTU_CERT_FILE: obligatorio en producción (el certificado con el que se envían los registros de facturación a la AEAT); si las facturas se emiten con otro sistema, define VERIFACTU=off",
+    );
+  if (env.VERIFACTU_CERT_FILE && !env.VERIFACTU_CERT_PASSWORD)
+    problems.push("VERIFACTU_CERT_PASSWORD: obligatorio cuando VERIFACTU_CERT_FILE está definido");
   if (env.ADMIN_EMAIL && !env.ADMIN_PASSWORD)
     problems.push("ADMIN_PASSWORD: obligatorio cuando ADMIN_EMAIL está definido");
   return problems;

@@ -1,9 +1,8 @@
-import { redirect } from "react-router";
 import type { Route } from "./+types/checkout";
-import { startCheckout } from "~/features/payments/checkout.server";
+import { checkoutDefaults, startCheckout } from "~/features/payments/checkout.server";
 
-export function loader() {
-  return redirect("/precios");
+export function loader({ request }: Route.LoaderArgs) {
+  return checkoutDefaults(request);
 }
 
 export function action({ request }: Route.ActionArgs) {

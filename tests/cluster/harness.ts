@@ -227,6 +227,8 @@ export async function startInstance(options: InstanceOptions): Promise<Instance>
         STRIPE_API_BASE: options.stripeApiBase,
         ...STRIPE_PRICES,
         TRUST_PROXY: "loopback",
+        // No AEAT certificate here: records are written and chained, not sent (decision 032).
+        VERIFACTU: "off",
         // The proof of work is the visitor's cost, not what these runs measure.
         HUMAN_CHECK: "off",
         // Hundreds of enquiries in a minute: the confirmations' hourly cap is not under test.

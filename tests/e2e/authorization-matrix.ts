@@ -290,6 +290,36 @@ export const authorizationMatrix: MatrixRow[] = [
     endsSessions: true,
   },
   {
+    route: "admin/libro-facturas",
+    url: () => "/admin/libro-facturas?desde=2026-01-01&hasta=2026-03-31",
+    get: adminOnly("ok"),
+    post: everyone("noAction"),
+    endsSessions: true,
+  },
+  {
+    route: "admin/verifactu",
+    url: () => "/admin/verifactu",
+    get: adminOnly("page"),
+    // An anulación without its confirmation is refused; nothing is recorded.
+    post: adminOnly("refused"),
+    form: () => ({ intent: "cancel-record", recordId: "1", confirm: "" }),
+    endsSessions: true,
+  },
+  {
+    route: "admin/verifactu/exportar",
+    url: () => "/admin/verifactu/exportar?desde=2026-01-01&hasta=2026-12-31",
+    get: adminOnly("ok"),
+    post: everyone("noAction"),
+    endsSessions: true,
+  },
+  {
+    route: "admin/verifactu/declaracion",
+    url: () => "/admin/verifactu/declaracion",
+    get: adminOnly("page"),
+    post: everyone("noAction"),
+    endsSessions: true,
+  },
+  {
     route: "mi-cuenta/facturas/:invoiceId",
     url: ({ invoiceId }) => `/mi-cuenta/facturas/${invoiceId}`,
     // Its customer downloads it here; for any other account it does not exist (staff use theirs).

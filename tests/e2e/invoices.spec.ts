@@ -17,7 +17,7 @@ const cents = (text: string) => Math.round(Number(text.replace("€", "").replac
 
 async function saveBillingData(page: Page, taxId: string, billingName: string) {
   const form = page.getByRole("form", { name: "Datos del perfil" });
-  await form.getByLabel("NIF o NIE").fill(taxId);
+  await form.getByLabel("NIF, NIE o CIF").fill(taxId);
   await form.getByLabel("Nombre o razón social para la factura").fill(billingName);
   await form.getByRole("button", { name: "Guardar" }).click();
 }
@@ -28,11 +28,11 @@ test("a purchase with a NIF gives a complete invoice whose PDF adds up", async (
   // The NIF's control letter is checked before anything is stored.
   await openPage(page, "/perfil");
   await saveBillingData(page, "12345678A", "Laura Gómez Peña");
-  await expect(toast(page, "NIF/NIE no válido")).toBeVisible();
-  await expect(page.getByLabel("NIF o NIE")).toHaveAttribute("aria-invalid", "true");
+  await expect(toast(page, "NIF, NIE o CIF no válido")).toBeVisible();
+  await expect(page.getByLabel("NIF, NIE o CIF")).toHaveAttribute("aria-invalid", "true");
   await saveBillingData(page, "12345678-z", "Laura Gómez Peña");
   await expect(toast(page, "Perfil actualizado")).toBeVisible();
-  await expect(page.getByLabel("NIF o NIE")).toHaveValue("12345678Z");
+  await expect(page.getByLabel("NIF, NIE o CIF")).toHaveValue("12345678Z");
 
   // Prices say that IVA is included, and the dialog shows the total before paying.
   await openPage(page, "/ciberseguridad");
@@ -58,7 +58,7 @@ test("a purchase with a NIF gives a complete invoice whose PDF adds up", async (
   const text = await pdfText(download);
 
   expect(text).toContain(`Factura ${number}`);
-  expect(text).toContain("NIF/NIE: 12345678Z");
+  expect(text).toContain("NIF: 12345678Z");
   expect(text).toContain("Laura Gómez Peña");
   const amount = (label: string) => {
     const found = new RegExp(`${label}\\s*(-?[\\d.]+,\\d{2}€)`).exec(text);

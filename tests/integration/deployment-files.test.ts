@@ -54,6 +54,7 @@ const filledEnv: Record<string, string> = {
   COMPANY_TAX_ID: "B12345678",
   COMPANY_ADDRESS: "Calle Mayor 1, Madrid",
   COMPANY_REGISTRY: "Registro Mercantil de Madrid",
+  VERIFACTU_CERT_PASSWORD: "clave-del-certificado",
   ...Object.fromEntries(
     Object.keys(envExample)
       .filter((name) => name.startsWith("STRIPE_PRICE_"))
@@ -101,6 +102,13 @@ describe("compose.yaml", () => {
     expect(config.siteUrl).toBe("https://www.example.es");
     expect(config.trustProxy).toBe(1);
     expect(config.port).toBe(3000);
+    // Billing records go to AEAT's production service with the certificate compose mounts.
+    expect(config.verifactu).toMatchObject({
+      enabled: true,
+      environment: "produccion",
+      certificateFile: "/run/secrets/verifactu/certificado.p12",
+    });
+    expect(app.volumes).toContain("./secrets:/run/secrets/verifactu:ro");
     // One price per service of the catalogue, by the names it reads.
     expect(Object.keys(config.stripe.priceIds).sort()).toEqual(
       catalogue.map((service) => service.stripePriceEnv).sort(),
@@ -116,14 +124,17 @@ describe("compose.yaml", () => {
       "POSTGRES_PASSWORD",
       "STRIPE_SECRET_KEY",
       "ADMIN_PASSWORD",
+      "VERIFACTU_CERT_PASSWORD",
     ])
       expect(envExample[secret]).toBe("");
     expect(() => parseConfig({ ...envExample, NODE_ENV: "production" })).toThrow(/AUTH_SECRET/);
   });
 
   it("keeps the env file out of git and out of the image", () => {
-    expect(read(".gitignore").split("\n")).toContain(".env");
-    expect(read(".dockerignore").split("\n")).toEqual(expect.arrayContaining([".env", ".env.*"]));
+    expect(read(".gitignore").split("\n")).toEqual(expect.arrayContaining([".env", "secrets/"]));
+    expect(read(".dockerignore").split("\n")).toEqual(
+      expect.arrayContaining([".env", ".env.*", "secrets"]),
+    );
   });
 
   it("puts deploy/nginx.conf in front of exactly the app services, on their port", () => {

@@ -175,6 +175,14 @@ async function idsOf(userId: string): Promise<Record<FixtureId, string[]>> {
   return { checkoutSessionId: ids(checkouts), ticketId: ids(tickets), attachmentId: ids(files) };
 }
 
+/** A checkout's consent and the billing data asked above 400 € (checkout-billing.test.ts). */
+const CHECKOUT_FIELDS = {
+  immediateStart: "yes",
+  billingName: "Cliente Hostil",
+  billingTaxId: "12345678Z",
+  billingAddress: "Calle Mayor 1, 28013 Madrid",
+};
+
 /** A verified customer, signed in through the real actions, with two checkouts and a ticket. */
 async function newCustomer(): Promise<RoleFixture> {
   customersMade += 1;
@@ -182,7 +190,7 @@ async function newCustomer(): Promise<RoleFixture> {
   const email = `hostil-${randomBytes(6).toString("hex")}@example.com`;
   const { cookie, userId } = await signedInCustomer(email, { clientAddress: "192.0.2.200" });
   for (const serviceId of ["1", "4"])
-    await startCheckout(formPost("/checkout", { serviceId, immediateStart: "yes" }, cookie));
+    await startCheckout(formPost("/checkout", { serviceId, ...CHECKOUT_FIELDS }, cookie));
   await openTicket(cookie);
   const token = sessionTokenOf(cookie);
   secrets.add("session token", token);
@@ -841,9 +849,7 @@ describe("the Stripe webhook (POST /api/stripe/webhook)", () => {
     async () => {
       const buyer = await newCustomer();
       for (const serviceId of ["2", "3", "5", "6"])
-        await startCheckout(
-          formPost("/checkout", { serviceId, immediateStart: "yes" }, buyer.cookie),
-        );
+        await startCheckout(formPost("/checkout", { serviceId, ...CHECKOUT_FIELDS }, buyer.cookie));
       const own = await database.db
         .select()
         .from(purchases)

@@ -187,7 +187,7 @@ describe("an invoice", () => {
     const text = await pdfText(response);
     for (const expected of [
       `Factura ${invoice.number}`,
-      "NIF/NIE: 12345678Z",
+      "NIF: 12345678Z",
       "Laura Gómez Peña",
       "Base imponible",
       "371,07€",

@@ -41,9 +41,20 @@ async function customerSession(email: string, verified: boolean): Promise<string
   return (await signedInCustomer(email, { verified })).cookie;
 }
 
+/** The billing data a complete invoice needs, asked above 400 € (checkout-billing.test.ts). */
+const BILLING = {
+  billingName: "Pagador de Pruebas",
+  billingTaxId: "12345678Z",
+  billingAddress: "Calle Mayor 1, 28013 Madrid",
+};
+
 /** A checkout of `serviceId` with the consent to begin at once, as `cookie`'s visitor. */
 const checkout = async (serviceId: string, cookie = verifiedCookie) =>
-  unwrap(await startCheckout(formPost("/checkout", { serviceId, immediateStart: "yes" }, cookie)));
+  unwrap(
+    await startCheckout(
+      formPost("/checkout", { serviceId, immediateStart: "yes", ...BILLING }, cookie),
+    ),
+  );
 
 const signed = (event: object, timestamp?: number) => signEvent(event, WEBHOOK_SECRET, timestamp);
 const deliver = (event: object) => deliverStripeEvent(database.db, event);
@@ -107,6 +118,7 @@ describe("checkout", () => {
             serviceName: "Gratis",
             currency: "usd",
             immediateStart: "yes",
+            ...BILLING,
           },
           verifiedCookie,
         ),
@@ -410,7 +422,7 @@ describe("the consent to begin at once", () => {
   it("refuses to start without the consent to begin at once, and stores it with the purchase", async () => {
     const before = await database.db.select({ id: purchases.id }).from(purchases);
     for (const immediateStart of [undefined, "", "no", "on"]) {
-      const fields: Record<string, string> = { serviceId: "4" };
+      const fields: Record<string, string> = { serviceId: "4", ...BILLING };
       if (immediateStart !== undefined) fields.immediateStart = immediateStart;
       expect(unwrap(await startCheckout(formPost("/checkout", fields, verifiedCookie)))).toEqual({
         status: 400,

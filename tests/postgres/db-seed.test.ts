@@ -4,6 +4,7 @@ import { promisify } from "node:util";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { services } from "~/features/catalogue/services";
+import { checkChain } from "~/features/verifactu/chain-check.server";
 import { openDatabase } from "~/platform/db/client.server";
 import { withDatabase } from "../support/test-database";
 
@@ -159,6 +160,48 @@ describe("npm run db:seed on PostgreSQL", () => {
         from contact_inquiries where handled_at is not null`);
     expect(handled[0]!.handled).toBeGreaterThan(0);
     expect(handled[0]!.by_staff).toBe(handled[0]!.handled);
+
+    // An invoice per completed or refunded payment and a corrective one per refund, numbered
+    // without gaps, the counters at the last number, each with its chained billing record.
+    const [invoicing] = await rows<Record<string, number>>(`
+      select (select count(*)::int from payments where status in ('completed', 'refunded')) as sales,
+             (select count(*)::int from invoices where series = 'F') as f,
+             (select count(*)::int from payments where status = 'refunded') as refunds,
+             (select count(*)::int from invoices where series = 'R') as r,
+             (select count(*)::int from invoices i join purchases p on p.id = i.purchase_id
+               where i.total_amount <> case i.series when 'R' then -p.price else p.price end
+                  or i.base_amount + i.vat_amount <> i.total_amount) as wrong_amounts,
+             (select count(*)::int from invoices
+               where (invoice_type in ('F1', 'R1')) <> (customer_tax_id is not null)
+                  or (series = 'F' and invoice_type = 'F2' and total_amount > 40000)) as wrong_types,
+             (select count(*)::int from (
+                select series, year, max(sequence) as last, count(*) as n from invoices group by 1, 2) t
+                left join invoice_counters c using (series, year)
+               where t.last <> t.n or c.last_number is distinct from t.last) as gaps,
+             (select count(*)::int from invoices i
+               where (select count(*) from verifactu_records r where r.invoice_id = i.id) <> 1) as unrecorded,
+             (select count(*)::int from verifactu_deliveries) as deliveries,
+             (select count(*)::int from verifactu_records) as records,
+             (select count(*)::int from verifactu_chain_heads h
+               where h.last_record_id = (select max(id) from verifactu_records)) as heads`);
+    expect(invoicing!.f).toBe(invoicing!.sales);
+    expect(invoicing!.r).toBe(invoicing!.refunds);
+    expect(invoicing).toMatchObject({
+      wrong_amounts: 0,
+      wrong_types: 0,
+      gaps: 0,
+      unrecorded: 0,
+      heads: 1,
+    });
+    expect(invoicing!.deliveries).toBe(invoicing!.records);
+    const seededDb = openDatabase({ kind: "postgres", url: withDatabase(serverUrl, seeded) });
+    try {
+      const check = await checkChain(seededDb.db);
+      expect(check.firstBreak).toBeUndefined();
+      expect(check.checked).toBe(invoicing!.f! + invoicing!.r!);
+    } finally {
+      await seededDb.close();
+    }
   }, 120_000);
 
   it("leaves every index and foreign key the migrations create", async () => {

@@ -1,6 +1,6 @@
 import { identityMessages, PASSWORD_LIMITS } from "~/features/identity/identity-rules";
 import type { ToastText } from "~/platform/http/toast";
-import { isValidPersonalTaxId, normaliseTaxId } from "~/platform/validation/spanish-tax-id";
+import { isValidSpanishTaxId, normaliseTaxId } from "~/platform/validation/spanish-tax-id";
 import { z } from "~/platform/validation/zod";
 
 /** Rules and Spanish messages of the account forms (spec sections 5 and 8), client and server. */
@@ -131,12 +131,12 @@ export const accountMessages = {
     description: `La biografía no puede superar los ${PROFILE_LIMITS.bio} caracteres.`,
   },
   taxIdInvalid: {
-    title: "NIF/NIE no válido",
-    description: "Revisa los números y la letra de control de tu NIF o NIE.",
+    title: "NIF, NIE o CIF no válido",
+    description: "Revisa los números y el carácter de control de tu NIF, NIE o CIF.",
   },
   billingNameRequired: {
     title: "Falta el nombre de facturación",
-    description: "Con un NIF o NIE, indica también a nombre de quién emitimos la factura.",
+    description: "Con un NIF, NIE o CIF, indica también a nombre de quién emitimos la factura.",
   },
   billingNameTooLong: {
     title: "Nombre de facturación demasiado largo",
@@ -218,14 +218,11 @@ export const profileSchema = z
     ),
     company: optionalText(PROFILE_LIMITS.company, "companyTooLong"),
     bio: optionalText(PROFILE_LIMITS.bio, "bioTooLong"),
-    // Invoices: a NIF/NIE (checked with its control letter) and the name to invoice make them
-    // complete invoices; both optional, but a tax id without a name cannot be invoiced.
+    // Invoices: a NIF/NIE/CIF (checked with its control character) and the name to invoice make
+    // them complete invoices; both optional, but a tax id without a name cannot be invoiced.
     taxId: optionalText(PROFILE_LIMITS.taxId, "taxIdInvalid").check(
       z.overwrite(normaliseTaxId),
-      z.refine(
-        (value: string) => value === "" || isValidPersonalTaxId(value),
-        stop("taxIdInvalid"),
-      ),
+      z.refine((value: string) => value === "" || isValidSpanishTaxId(value), stop("taxIdInvalid")),
     ),
     billingName: optionalText(PROFILE_LIMITS.billingName, "billingNameTooLong"),
     billingAddress: optionalText(PROFILE_LIMITS.billingAddress, "billingAddressTooLong"),

@@ -22,7 +22,7 @@ const personalFields: TextField[] = [
 ];
 
 const billingFields: TextField[] = [
-  { name: "taxId", label: "NIF o NIE", autoComplete: "off" },
+  { name: "taxId", label: "NIF, NIE o CIF", autoComplete: "off" },
   { name: "billingName", label: "Nombre o razón social para la factura", autoComplete: "name" },
   {
     name: "billingAddress",
@@ -55,8 +55,9 @@ export function ProfileForm({
       <fieldset className="space-y-4 border-t border-slate-200 pt-4">
         <legend className="pt-4 text-base font-semibold text-ink">Datos de facturación</legend>
         <p className="text-sm text-slate-600">
-          Opcionales. Con tu NIF o NIE y el nombre de facturación, tus próximas compras tendrán
-          factura completa; sin ellos, factura simplificada.
+          Opcionales. Con tu NIF, NIE o CIF, el nombre y el domicilio de facturación, tus próximas
+          compras tendrán factura completa; sin ellos, factura simplificada hasta 400 €. Por encima
+          de 400 € te los pediremos al comprar.
         </p>
         <TextFields fields={billingFields} profile={profile} />
       </fieldset>

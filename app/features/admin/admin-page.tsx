@@ -1,6 +1,7 @@
 import { Search } from "lucide-react";
 import { useEffect, useMemo } from "react";
 import { Form } from "react-router";
+import { InvoiceBookForm } from "~/features/billing/invoice-book-form";
 import { replyOf, type FormRefusal } from "~/platform/forms/form-answer";
 import { Button } from "~/ui/button";
 import { DownloadLink } from "~/ui/signed-in/download-link";
@@ -51,6 +52,7 @@ export function AdminPage({
         />
       ) : null}
       <AdminPageHeader title={section.label}>
+        {view.tab === "pagos" ? <InvoiceBookForm /> : null}
         {listing ? <ExportLink view={view} /> : null}
       </AdminPageHeader>
       <Refusal answer={answer} />

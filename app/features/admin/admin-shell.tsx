@@ -12,7 +12,7 @@ import {
 import { usePageViewer } from "~/features/identity/page-viewer";
 import { ButtonLink } from "~/ui/button";
 import { LogoMark } from "~/ui/logo";
-import { adminTabs, type AdminTab } from "./admin-tabs";
+import { adminPages, adminTabs, type AdminSection, type AdminTab } from "./admin-tabs";
 
 /**
  * The staff's own layout (issue 14): the panel's sections always in reach, the signed-in staff
@@ -26,8 +26,10 @@ import { adminTabs, type AdminTab } from "./admin-tabs";
 export const adminShellHandle = { shell: "admin" } as const;
 
 /** The section an address belongs to: a ticket's page is part of Tickets. */
-function sectionOf(pathname: string, search: string): AdminTab {
+function sectionOf(pathname: string, search: string): AdminSection {
   if (pathname.startsWith("/admin/tickets")) return "tickets";
+  const page = adminPages.find((candidate) => pathname.startsWith(candidate.href));
+  if (page) return page.id;
   const tab = new URLSearchParams(search).get("tab");
   return adminTabs.find((candidate) => candidate.id === tab)?.id ?? "dashboard";
 }
@@ -36,7 +38,7 @@ export function sectionHref(tab: AdminTab): string {
   return tab === "dashboard" ? "/admin" : `/admin?tab=${tab}`;
 }
 
-export function AdminShell({ current, children }: { current?: AdminTab; children: ReactNode }) {
+export function AdminShell({ current, children }: { current?: AdminSection; children: ReactNode }) {
   const location = useLocation();
   const section = current ?? sectionOf(location.pathname, location.search);
   const brandName =
@@ -112,8 +114,13 @@ function StaffMember() {
   );
 }
 
+const sections = [
+  ...adminTabs.map((tab) => ({ ...tab, href: sectionHref(tab.id) })),
+  ...adminPages,
+];
+
 /** Links, not buttons: each section has its own address, and switching clears search and filter. */
-function SectionTabs({ current }: { current: AdminTab }) {
+function SectionTabs({ current }: { current: AdminSection }) {
   const list = useRef<HTMLUListElement>(null);
   // On a phone the bar scrolls sideways: bring the current section into view.
   useEffect(() => {
@@ -128,12 +135,12 @@ function SectionTabs({ current }: { current: AdminTab }) {
         ref={list}
         className="flex gap-1 overflow-x-auto px-2 py-2 [scrollbar-width:thin] lg:flex-col lg:overflow-visible lg:px-3 lg:py-4"
       >
-        {adminTabs.map((tab) => {
+        {sections.map((tab) => {
           const active = tab.id === current;
           return (
             <li key={tab.id} className="shrink-0">
               <Link
-                to={sectionHref(tab.id)}
+                to={tab.href}
                 aria-current={active ? "page" : undefined}
                 className={`block rounded-lg px-3 py-2 text-sm font-semibold whitespace-nowrap lg:py-2.5 ${
                   active

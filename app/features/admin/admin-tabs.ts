@@ -14,6 +14,13 @@ export const adminTabs = [
 ] as const;
 
 export type AdminTab = (typeof adminTabs)[number]["id"];
+
+/** Staff sections with an address of their own beside the panel's tabs. */
+export const adminPages = [
+  { id: "verifactu", label: "Verifactu", href: "/admin/verifactu" },
+] as const;
+/** Any section of the staff's navigation: a tab of /admin or a page of its own. */
+export type AdminSection = AdminTab | (typeof adminPages)[number]["id"];
 /** The tabs that list rows, each with a search and a CSV export. */
 export type AdminListTab = Exclude<AdminTab, "dashboard" | "analitica">;
 

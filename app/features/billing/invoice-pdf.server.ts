@@ -1,9 +1,11 @@
 import PDFDocument from "pdfkit";
+import QRCode from "qrcode";
 import { formatPrice } from "~/features/catalogue/services";
 import type { invoices } from "~/platform/db/schema";
 import { formatDate } from "~/ui/dates";
 
 type Invoice = typeof invoices.$inferSelect;
+type Pdf = InstanceType<typeof PDFDocument>;
 
 const TITLES: Record<Invoice["kind"], string> = {
   simplified: "Factura simplificada",
@@ -13,20 +15,108 @@ const TITLES: Record<Invoice["kind"], string> = {
 
 const euros = (cents: number) => formatPrice(cents, { cents: "always" });
 
+const MARGIN = 56;
+/** The size of the invoice's data; the QR's legends are never smaller (AEAT's QR spec §3). */
+const BODY_SIZE = 10;
+const POINTS_PER_MM = 72 / 25.4;
+/** Orden HAC/1177/2024 art. 21.1: between 30×30 and 40×40 mm; the middle of the range. */
+export const QR_SIZE_MM = 35;
+/** AEAT asks for at least 2 mm of blank around the code and recommends 6 mm. */
+const QR_QUIET_ZONE_MM = 6;
+
+export type InvoicePdfExtras = {
+  brandName: string;
+  /** The number of the invoice a corrective one corrects. */
+  correctedNumber?: string;
+  /** The cotejo URL of the invoice's Verifactu record; none for an invoice issued before it. */
+  cotejoUrl?: string;
+};
+
+/**
+ * The QR code as filled squares, one rectangle per horizontal run of dark modules (so that no
+ * hairline seams appear between neighbours): ISO/IEC 18004 with error correction M (art. 21.1).
+ */
+function drawQrCode(doc: Pdf, text: string, left: number, top: number, size: number) {
+  const { modules } = QRCode.create(text, { errorCorrectionLevel: "M" });
+  const module = size / modules.size;
+  for (let row = 0; row < modules.size; row++) {
+    let column = 0;
+    while (column < modules.size) {
+      if (!modules.get(row, column)) {
+        column++;
+        continue;
+      }
+      const start = column;
+      while (column < modules.size && modules.get(row, column)) column++;
+      doc.rect(left + start * module, top + row * module, (column - start) * module, module);
+    }
+  }
+  doc.fill("black");
+}
+
+/**
+ * The QR block at the top of the first page, centred, before anything else (AEAT's QR spec §3):
+ * 'QR tributario:' above the code and, since this is a VERI*FACTU system, 'Factura verificable en
+ * la sede electrónica de la AEAT' right below it, with the quiet zone kept blank around it.
+ */
+function drawQrBlock(doc: Pdf, cotejoUrl: string) {
+  const size = QR_SIZE_MM * POINTS_PER_MM;
+  const quiet = QR_QUIET_ZONE_MM * POINTS_PER_MM;
+  const width = doc.page.width - 2 * MARGIN;
+  doc.font("Helvetica").fontSize(BODY_SIZE);
+  doc.text("QR tributario:", MARGIN, MARGIN, { width, align: "center" });
+  const top = doc.y + quiet;
+  drawQrCode(doc, cotejoUrl, (doc.page.width - size) / 2, top, size);
+  doc.text("Factura verificable en la sede electrónica de la AEAT", MARGIN, top + size + quiet, {
+    width,
+    align: "center",
+  });
+  doc.moveDown(1.5);
+}
+
+/** The invoice's single line: concept, quantity, unit price and amount (before IVA). */
+function drawLine(doc: Pdf, invoice: Invoice) {
+  const columns = [
+    { title: "Concepto", x: MARGIN, width: 239, align: "left" },
+    { title: "Cantidad", x: 295, width: 60, align: "right" },
+    { title: "Precio unitario", x: 355, width: 90, align: "right" },
+    { title: "Importe", x: 445, width: doc.page.width - MARGIN - 445, align: "right" },
+  ] as const;
+  const values = [invoice.description, "1", euros(invoice.baseAmount), euros(invoice.baseAmount)];
+
+  let y = doc.y;
+  doc.font("Helvetica-Bold");
+  for (const { title, x, width, align } of columns) doc.text(title, x, y, { width, align });
+  y = doc.y + 3;
+  doc
+    .moveTo(MARGIN, y)
+    .lineTo(doc.page.width - MARGIN, y)
+    .lineWidth(0.5)
+    .stroke();
+  y += 5;
+  doc.font("Helvetica");
+  let bottom = y;
+  columns.forEach(({ x, width, align }, index) => {
+    doc.text(values[index]!, x, y, { width, align });
+    bottom = Math.max(bottom, doc.y);
+  });
+  doc.x = MARGIN;
+  doc.y = bottom;
+}
+
 /**
  * An invoice as a PDF (A4, the standard Helvetica, which covers Spanish text and the euro sign):
- * the seller, the customer, the line with base, IVA and total, and for a corrective invoice the
- * invoice it corrects and why. Rendered from the stored row only, so a download years later
- * prints what was issued.
+ * the Verifactu QR, the seller, the customer, the line with quantity and unit price, base, IVA,
+ * total and payment method, and for a corrective invoice the invoice it corrects and why.
+ * Rendered from the stored row and record only, so a download years later prints what was issued.
  */
 export function renderInvoicePdf(
   invoice: Invoice,
-  brandName: string,
-  correctedNumber?: string,
+  { brandName, correctedNumber, cotejoUrl }: InvoicePdfExtras,
 ): Promise<Buffer> {
   const doc = new PDFDocument({
     size: "A4",
-    margin: 56,
+    margin: MARGIN,
     info: { Title: `${TITLES[invoice.kind]} ${invoice.number}`, Author: invoice.sellerName },
   });
   const chunks: Buffer[] = [];
@@ -36,11 +126,13 @@ export function renderInvoicePdf(
     doc.on("error", reject);
   });
 
-  doc.font("Helvetica-Bold").fontSize(20).text(brandName);
+  if (cotejoUrl) drawQrBlock(doc, cotejoUrl);
+
+  doc.font("Helvetica-Bold").fontSize(20).text(brandName, MARGIN);
   doc.moveDown(0.5).fontSize(14).text(`${TITLES[invoice.kind]} ${invoice.number}`);
   doc
     .font("Helvetica")
-    .fontSize(10)
+    .fontSize(BODY_SIZE)
     .text(`Fecha de expedición: ${formatDate(invoice.issuedAt, "date")}`);
   if (invoice.kind === "corrective") {
     doc.text(`Rectifica la factura ${correctedNumber ?? ""}`.trim());
@@ -54,7 +146,7 @@ export function renderInvoicePdf(
 
   const customer = [
     invoice.customerName,
-    invoice.customerTaxId ? `NIF/NIE: ${invoice.customerTaxId}` : undefined,
+    invoice.customerTaxId ? `NIF: ${invoice.customerTaxId}` : undefined,
     invoice.customerAddress,
     invoice.customerEmail,
   ].filter(Boolean);
@@ -64,8 +156,8 @@ export function renderInvoicePdf(
     for (const line of customer) doc.text(line!);
   }
 
-  doc.moveDown(1.5).font("Helvetica-Bold").text("Concepto");
-  doc.font("Helvetica").text(invoice.description);
+  doc.moveDown(1.5);
+  drawLine(doc, invoice);
   doc.moveDown();
   const rows: [string, string][] = [
     ["Base imponible", euros(invoice.baseAmount)],
@@ -74,11 +166,12 @@ export function renderInvoicePdf(
   ];
   for (const [label, amount] of rows) {
     const y = doc.y;
-    doc.font(label === "Total" ? "Helvetica-Bold" : "Helvetica").text(label, 56, y);
-    doc.text(amount, 56, y, { align: "right" });
+    doc.font(label === "Total" ? "Helvetica-Bold" : "Helvetica").text(label, MARGIN, y);
+    doc.text(amount, MARGIN, y, { align: "right" });
   }
+  doc.moveDown().font("Helvetica").text(`Forma de pago: ${invoice.paymentMethod}`);
   if (invoice.kind === "simplified")
-    doc.moveDown().fontSize(8).text(`Tipo impositivo aplicado: IVA ${invoice.vatRate} % incluido.`);
+    doc.moveDown().text(`Tipo impositivo aplicado: IVA ${invoice.vatRate} % incluido.`);
   doc.end();
   return done;
 }

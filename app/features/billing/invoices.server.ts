@@ -7,7 +7,10 @@ import { isUuid } from "~/platform/db/ids";
 import { invoiceCounters, invoices, profiles, purchases } from "~/platform/db/schema";
 import { SITE_TIME_ZONE } from "~/ui/dates";
 import { renderInvoicePdf } from "./invoice-pdf.server";
+import { correctiveInvoiceType, saleInvoiceType, type BuyerIdentity } from "./invoice-type";
 import { splitVat, VAT_RATE_PERCENT } from "~/features/catalogue/vat";
+import { recordInvoice, type InvoiceFacts } from "~/features/verifactu/records.server";
+import { invoiceCotejoUrl } from "~/features/verifactu/invoice-qr.server";
 
 type Transaction = Parameters<Parameters<Database["transaction"]>[0]>[0];
 export type Invoice = typeof invoices.$inferSelect;
@@ -49,19 +52,33 @@ function seller() {
   };
 }
 
-/** What the customer gave for their invoices, if anything, at the time of the sale. */
-async function billingIdentity(tx: Transaction, userId: string | null) {
-  if (!userId) return undefined;
+type Buyer = BuyerIdentity & { address?: string | null; fullName?: string | null };
+
+/**
+ * Who the invoice names: the billing data given at checkout for this purchase, or else what the
+ * customer's profile held at the time of the sale.
+ */
+async function buyerOf(tx: Transaction, purchaseId: string, userId: string | null): Promise<Buyer> {
+  const [purchase] = await tx
+    .select({
+      name: purchases.billingName,
+      taxId: purchases.billingTaxId,
+      address: purchases.billingAddress,
+    })
+    .from(purchases)
+    .where(eq(purchases.id, purchaseId));
+  if (purchase?.taxId && purchase.name) return purchase;
+  if (!userId) return {};
   const [profile] = await tx
     .select({
       fullName: profiles.fullName,
       taxId: profiles.taxId,
-      billingName: profiles.billingName,
-      billingAddress: profiles.billingAddress,
+      name: profiles.billingName,
+      address: profiles.billingAddress,
     })
     .from(profiles)
     .where(eq(profiles.id, userId));
-  return profile;
+  return profile ?? {};
 }
 
 type Sale = {
@@ -74,14 +91,35 @@ type Sale = {
   issuedAt: Date;
 };
 
+/** What the billing record of an issued invoice says of it. */
+function invoiceFacts(invoice: Invoice, corrected?: Invoice): InvoiceFacts {
+  return {
+    invoiceId: invoice.id,
+    number: invoice.number,
+    issuedAt: invoice.issuedAt,
+    type: invoice.invoiceType,
+    description: invoice.description,
+    recipient:
+      invoice.customerTaxId && invoice.customerName && invoice.invoiceType !== "F2"
+        ? { name: invoice.customerName, taxId: invoice.customerTaxId }
+        : undefined,
+    corrected: corrected ? { number: corrected.number, issuedAt: corrected.issuedAt } : undefined,
+    vatRatePercent: invoice.vatRate,
+    baseCents: invoice.baseAmount,
+    vatCents: invoice.vatAmount,
+    totalCents: invoice.totalAmount,
+  };
+}
+
 /**
- * The invoice of a completed payment, issued in the transaction that completes it: a complete
- * invoice when the customer's profile holds a NIF/NIE and a billing name, a simplified one
- * otherwise (a sale to a consumer under 3,000 €, RD 1619/2012 art. 4).
+ * The invoice of a completed payment and its Verifactu record, issued in the transaction that
+ * completes it: complete (F1) when the buyer is identified, simplified (F2) otherwise
+ * (invoice-type.ts; checkout asks for the data above 400 €).
  */
 export async function issueSaleInvoice(tx: Transaction, sale: Sale): Promise<Invoice> {
-  const identity = await billingIdentity(tx, sale.userId);
-  const complete = Boolean(identity?.taxId && identity.billingName);
+  const buyer = await buyerOf(tx, sale.purchaseId, sale.userId);
+  const type = saleInvoiceType(buyer);
+  const complete = type === "F1";
   const { year, sequence, number } = await nextInvoiceNumber(tx, "F", sale.issuedAt);
   const { baseCents, vatCents } = splitVat(sale.amountCents);
   const [invoice] = await tx
@@ -92,13 +130,14 @@ export async function issueSaleInvoice(tx: Transaction, sale: Sale): Promise<Inv
       year,
       sequence,
       kind: complete ? "complete" : "simplified",
+      invoiceType: type,
       issuedAt: sale.issuedAt,
       purchaseId: sale.purchaseId,
       ...seller(),
       customerEmail: sale.customerEmail,
-      customerName: complete ? identity!.billingName : (identity?.fullName ?? null),
-      customerTaxId: complete ? identity!.taxId : null,
-      customerAddress: complete ? (identity!.billingAddress ?? null) : null,
+      customerName: complete ? buyer.name : (buyer.fullName ?? null),
+      customerTaxId: complete ? buyer.taxId : null,
+      customerAddress: complete ? (buyer.address ?? null) : null,
       description: sale.serviceName,
       baseAmount: baseCents,
       vatRate: VAT_RATE_PERCENT,
@@ -107,6 +146,7 @@ export async function issueSaleInvoice(tx: Transaction, sale: Sale): Promise<Inv
       currency: sale.currency,
     })
     .returning();
+  await recordInvoice(tx, invoiceFacts(invoice!));
   return invoice!;
 }
 
@@ -140,6 +180,7 @@ export async function issueCorrectiveInvoice(
       year,
       sequence,
       kind: "corrective",
+      invoiceType: correctiveInvoiceType(original.invoiceType),
       issuedAt,
       correctsInvoiceId: original.id,
       correctionReason: reason,
@@ -149,6 +190,7 @@ export async function issueCorrectiveInvoice(
       totalAmount: -original.totalAmount,
     })
     .returning();
+  await recordInvoice(tx, invoiceFacts(corrective!, original));
   return corrective!;
 }
 
@@ -177,7 +219,10 @@ export type InvoiceLink = { id: string; number: string };
 
 type Reader = Pick<Database, "select">;
 
-/** An invoice's PDF; a corrective one names the number of the invoice it corrects. */
+/**
+ * An invoice's PDF: a corrective one names the number of the invoice it corrects, and one with a
+ * Verifactu record carries the QR of what AEAT received.
+ */
 export async function invoicePdf(reader: Reader, invoice: Invoice): Promise<Buffer> {
   let correctedNumber: string | undefined;
   if (invoice.correctsInvoiceId) {
@@ -187,7 +232,11 @@ export async function invoicePdf(reader: Reader, invoice: Invoice): Promise<Buff
       .where(eq(invoices.id, invoice.correctsInvoiceId));
     correctedNumber = corrected?.number;
   }
-  return renderInvoicePdf(invoice, getConfig().company.brandName, correctedNumber);
+  return renderInvoicePdf(invoice, {
+    brandName: getConfig().company.brandName,
+    correctedNumber,
+    cotejoUrl: await invoiceCotejoUrl(reader, invoice.id),
+  });
 }
 
 /** An invoice as a PDF download, named by its number. */

@@ -63,7 +63,7 @@ export function termsDocument(company: CompanyDetails): LegalDocument {
           },
           {
             kind: "paragraph",
-            text: "Cada pago genera una factura con número correlativo, que puede descargar en PDF desde «Mi Cuenta» y que también le enviamos con el recibo. Si en su perfil indica un NIF o NIE y el nombre de facturación, la factura será completa; si no, simplificada. Un reembolso genera una factura rectificativa.",
+            text: "Cada pago genera una factura con número correlativo, que puede descargar en PDF desde «Mi Cuenta» y que también le enviamos con el recibo. La factura es completa, con su nombre o razón social, NIF y domicilio, cuando el importe supera 400 € (IVA incluido) o cuando nos da esos datos al comprar o en su perfil; si no, es una factura simplificada. Un reembolso genera una factura rectificativa. Emitimos las facturas con un sistema VERI*FACTU: cada registro de facturación se remite a la Agencia Tributaria y cada factura lleva un código QR para comprobarla en su sede electrónica.",
           },
           {
             kind: "paragraph",

@@ -1,5 +1,6 @@
 import { and, asc, eq } from "drizzle-orm";
 import type { Viewer } from "~/features/identity/session.server";
+import { invoiceRecordStates } from "~/features/billing/invoice-record-states.server";
 import { getConfig } from "~/platform/config.server";
 import { getDb } from "~/platform/db/database.server";
 import { isUuid } from "~/platform/db/ids";
@@ -71,6 +72,7 @@ export async function staffPaymentPage(paymentId: string) {
     .where(eq(invoices.purchaseId, sale.purchase.id))
     .orderBy(asc(invoices.issuedAt));
   const { purchase, payment } = sale;
+  const recordStates = await invoiceRecordStates(issued.map((invoice) => invoice.id));
   return {
     payment: {
       id: payment.id,
@@ -93,7 +95,10 @@ export async function staffPaymentPage(paymentId: string) {
       refundReason: purchase.refundReason,
       refundRequestedAt: purchase.refundRequestedAt,
     },
-    invoices: issued,
+    invoices: issued.map((invoice) => ({
+      ...invoice,
+      recordState: recordStates.get(invoice.id) ?? null,
+    })),
   };
 }
 

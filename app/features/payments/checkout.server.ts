@@ -1,20 +1,23 @@
 import { eq } from "drizzle-orm";
-import { data } from "react-router";
+import { data, redirect } from "react-router";
 import { serviceById } from "~/features/catalogue/services";
 import { getViewer } from "~/features/identity/session.server";
 import { getConfig } from "~/platform/config.server";
 import { getDb } from "~/platform/db/database.server";
-import { purchases } from "~/platform/db/schema";
+import { profiles, purchases } from "~/platform/db/schema";
 import { checkForm, type FormRefusal } from "~/platform/forms/form-answer";
 import { readForm, refuse, type RefuseInit } from "~/platform/http/form-reply.server";
 import { getLogger } from "~/platform/logger.server";
 import { hitRateLimit } from "~/platform/security/rate-limit.server";
-import { checkoutSchema } from "./checkout-form";
+import { checkoutSchema, type CheckoutBilling } from "./checkout-form";
 import type { PaymentMessage } from "./payment-messages";
 import { getPaymentProvider } from "./providers.server";
 
 /** The payment page to go to, or a refusal in the words of `paymentMessages`. */
 export type CheckoutResult = { url: string } | FormRefusal<PaymentMessage>;
+
+/** What the dialog pre-fills from the profile ('' where it holds nothing). */
+export type CheckoutDefaults = { billing: CheckoutBilling };
 
 const fail = (code: PaymentMessage, status: number, init: Omit<RefuseInit, "status"> = {}) =>
   refuse(code, { status, ...init });
@@ -24,6 +27,31 @@ const fail = (code: PaymentMessage, status: number, init: Omit<RefuseInit, "stat
  * many in a window (a few retries and changes of mind are normal, hundreds are not).
  */
 const CHECKOUTS_PER_CUSTOMER = { limit: 10, windowMs: 10 * 60_000 };
+
+/**
+ * Loads what the purchase dialog pre-fills: the billing data of the signed-in customer's profile
+ * (asked with `?datos=facturacion`). Anything else, or anyone else, goes to the prices.
+ */
+export async function checkoutDefaults(request: Request) {
+  const { viewer } = await getViewer(request);
+  const asked = new URL(request.url).searchParams.get("datos") === "facturacion";
+  if (!viewer?.emailVerified || !asked) return redirect("/precios");
+  const [profile] = await getDb()
+    .select({
+      name: profiles.billingName,
+      taxId: profiles.taxId,
+      address: profiles.billingAddress,
+    })
+    .from(profiles)
+    .where(eq(profiles.id, viewer.id));
+  return data<CheckoutDefaults>({
+    billing: {
+      name: profile?.name ?? "",
+      taxId: profile?.taxId ?? "",
+      address: profile?.address ?? "",
+    },
+  });
+}
 
 /**
  * Starts a checkout for the service id in the form. Everything else (price, currency, name,
@@ -39,9 +67,11 @@ export async function startCheckout(request: Request) {
   const serviceId = Number(form.fields.serviceId);
   const service = Number.isInteger(serviceId) ? serviceById(serviceId) : undefined;
   if (!service) return fail("unknownService", 400);
-  // The consent to begin at once, before paying (TRLGDCU art. 103 a): never assumed.
-  const consent = checkForm(checkoutSchema, form.fields);
-  if (!consent.ok) return refuse(consent.errors);
+  // The consent to begin at once, before paying (TRLGDCU art. 103 a), never assumed; and above
+  // 400 € or for a business, the billing data of a complete invoice, before any row is written.
+  const checked = checkForm(checkoutSchema(service.priceCents), form.fields);
+  if (!checked.ok) return refuse(checked.errors);
+  const { billing } = checked.data;
 
   const config = getConfig();
   const provider = getPaymentProvider(config);
@@ -61,6 +91,9 @@ export async function startCheckout(request: Request) {
       currency: "EUR",
       provider: provider.name,
       immediateStartConsentAt: new Date(),
+      billingName: billing?.name,
+      billingTaxId: billing?.taxId,
+      billingAddress: billing?.address,
     })
     .returning({ id: purchases.id });
   try {

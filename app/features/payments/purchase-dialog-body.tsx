@@ -10,6 +10,7 @@ import { PENDING_PURCHASE_EVENT, savePendingPurchase } from "~/features/payments
 import { Button, ButtonLink } from "~/ui/button";
 import { CloseButton } from "~/ui/close-button";
 import { Checkbox, ValidatedForm } from "~/ui/form";
+import { BillingFields } from "./billing-fields";
 import { checkoutSchema } from "./checkout-form";
 import type { CheckoutResult } from "./checkout.server";
 import { IMMEDIATE_START_CONSENT, paymentMessages } from "./payment-messages";
@@ -197,7 +198,7 @@ function ReadyToPay({
       <ValidatedForm
         fetcher={checkout}
         action="/checkout"
-        schema={checkoutSchema}
+        schema={checkoutSchema(service.priceCents)}
         messages={paymentMessages}
         answer={result}
         // A refusal is a toast: the dialog has no room for the form's alert.
@@ -205,6 +206,7 @@ function ReadyToPay({
         className="mt-4 grid gap-2"
       >
         <input type="hidden" name="serviceId" value={service.id} />
+        <BillingFields totalCents={service.priceCents} />
         <Checkbox
           name="immediateStart"
           value="yes"

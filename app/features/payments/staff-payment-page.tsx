@@ -1,4 +1,5 @@
 import { FileText, RotateCcw, Save, TriangleAlert } from "lucide-react";
+import type { InvoiceRecordState } from "~/features/billing/invoice-record-states.server";
 import { formatPrice } from "~/features/catalogue/services";
 import { VAT_INCLUDED } from "~/features/catalogue/vat";
 import type { FormRefusal } from "~/platform/forms/form-answer";
@@ -131,11 +132,32 @@ function InvoiceList({ invoices }: Pick<StaffPayment, "invoices">) {
                 {invoiceKinds[invoice.kind]} · {formatDate(invoice.issuedAt, "date")} ·{" "}
                 {priceOf(invoice.totalAmount)}
               </span>
+              {invoice.recordState ? <RecordState state={invoice.recordState} /> : null}
             </li>
           ))}
         </ul>
       )}
     </section>
+  );
+}
+
+const recordTones: Record<InvoiceRecordState["status"], string> = {
+  pending: "bg-amber-100 text-amber-900",
+  accepted: "bg-emerald-100 text-emerald-900",
+  accepted_with_errors: "bg-orange-100 text-orange-900",
+  rejected: "bg-red-100 text-red-900",
+};
+
+/** The invoice's Verifactu record as AEAT left it, with AEAT's words when it objected. */
+function RecordState({ state }: { state: InvoiceRecordState }) {
+  return (
+    <span className="basis-full text-xs" data-record-status={state.status}>
+      <span className="text-slate-600">Verifactu: </span>
+      <span className={`rounded-full px-2 py-0.5 font-semibold ${recordTones[state.status]}`}>
+        {state.label}
+      </span>
+      {state.aeatText ? <span className="mt-1 block text-slate-700">{state.aeatText}</span> : null}
+    </span>
   );
 }
 

@@ -301,6 +301,13 @@ export const purchases = pgTable(
     refundReason: text("refund_reason"),
     refundRequestedAt: timestamp("refund_requested_at", { withTimezone: true, mode: "date" }),
     refundRequestedBy: text("refund_requested_by"),
+    /**
+     * Billing data the buyer gave at checkout for a complete invoice (RD 1619/2012 art. 6):
+     * asked above 400 € or when buying as a business; null for a simplified invoice.
+     */
+    billingName: text("billing_name"),
+    billingTaxId: text("billing_tax_id"),
+    billingAddress: text("billing_address"),
     ...timestamps,
   },
   (table) => [
@@ -538,6 +545,9 @@ export const invoices = pgTable(
     vatAmount: integer("vat_amount").notNull(),
     totalAmount: integer("total_amount").notNull(),
     currency: text("currency").notNull().default("EUR"),
+    /** F1 complete, F2 simplified, R1/R5 corrective of a complete/simplified one (Verifactu). */
+    invoiceType: text("invoice_type", { enum: ["F1", "F2", "R1", "R5"] }).notNull(),
+    paymentMethod: text("payment_method").notNull().default("Tarjeta"),
   },
   (table) => [
     uniqueIndex("invoices_number_idx").on(table.number),
@@ -557,6 +567,176 @@ export const invoiceCounters = pgTable(
   },
   (table) => [primaryKey({ columns: [table.series, table.year] })],
 );
+
+/** What a VERI*FACTU record names of the invoice before it in the chain (Orden HAC/1177/2024). */
+export type VerifactuChainLink = {
+  issuerTaxId: string;
+  invoiceNumber: string;
+  issueDate: string;
+  hash: string;
+};
+
+/** One line of a record's tax breakdown (DetalleDesglose), as sent: decimals as text. */
+export type VerifactuBreakdownLine = {
+  tax: "01";
+  regime: string;
+  qualification: string;
+  rate: string;
+  base: string;
+  cuota: string;
+};
+
+/** The invoicing system's identification (SistemaInformatico), as sent with every record. */
+export type VerifactuSystem = {
+  producerName: string;
+  producerTaxId: string;
+  name: string;
+  id: string;
+  version: string;
+  installationNumber: string;
+  onlyVerifactu: "S" | "N";
+  multipleTaxpayers: "S" | "N";
+  severalTaxpayers: "S" | "N";
+};
+
+/**
+ * Issue #23: the billing records of the Reglamento Verifactu (RD 1007/2023, Orden HAC/1177/2024),
+ * one 'alta' per invoice written in the transaction that numbers it and an 'anulacion' for an
+ * invoice issued in error. Every value is stored exactly as it is sent and hashed (dates as
+ * dd-mm-aaaa, decimals as text), so the chain can be recomputed from the table alone. One chain
+ * per issuer: each record names its predecessor, and the unique index on it forbids a fork. A
+ * trigger (migration 0010) refuses updates and deletes.
+ */
+export const verifactuRecords = pgTable(
+  "verifactu_records",
+  {
+    id: bigint("id", { mode: "number" }).primaryKey().generatedAlwaysAsIdentity(),
+    kind: text("kind", { enum: ["alta", "anulacion"] }).notNull(),
+    invoiceId: uuid("invoice_id")
+      .notNull()
+      .references(() => invoices.id),
+    issuerTaxId: text("issuer_tax_id").notNull(),
+    issuerName: text("issuer_name").notNull(),
+    invoiceNumber: text("invoice_number").notNull(),
+    /** dd-mm-aaaa, the invoice's issue date in Spain. */
+    issueDate: text("issue_date").notNull(),
+    /** F1, F2, R1, R5; null on an 'anulacion'. */
+    invoiceType: text("invoice_type"),
+    /** 'I' (por diferencias) on a corrective invoice. */
+    correctiveType: text("corrective_type"),
+    correctedInvoices:
+      jsonb("corrected_invoices").$type<
+        { issuerTaxId: string; invoiceNumber: string; issueDate: string }[]
+      >(),
+    description: text("description"),
+    recipient: jsonb("recipient").$type<{ name: string; taxId: string }>(),
+    breakdown: jsonb("breakdown").$type<VerifactuBreakdownLine[]>(),
+    cuotaTotal: text("cuota_total"),
+    importeTotal: text("importe_total"),
+    /** 'S' when the record corrects one AEAT refused or accepted with errors (Subsanacion). */
+    correction: text("correction"),
+    /** 'X' when the record it corrects was refused by AEAT (RechazoPrevio). */
+    previousRejection: text("previous_rejection"),
+    previousRecordId: bigint("previous_record_id", { mode: "number" }).references(
+      (): AnyPgColumn => verifactuRecords.id,
+    ),
+    previous: jsonb("previous").$type<VerifactuChainLink>(),
+    system: jsonb("system").$type<VerifactuSystem>().notNull(),
+    /** FechaHoraHusoGenRegistro: aaaa-mm-ddThh:mm:ss+hh:mm, Spain's offset at that instant. */
+    generatedAt: text("generated_at").notNull(),
+    hashType: text("hash_type").notNull().default("01"),
+    hash: text("hash").notNull(),
+    createdAt: createdAt(),
+  },
+  (table) => [
+    uniqueIndex("verifactu_records_hash_idx").on(table.hash),
+    // No fork: a record has at most one successor, and an issuer at most one first record.
+    uniqueIndex("verifactu_records_previous_idx").on(table.previousRecordId),
+    uniqueIndex("verifactu_records_first_idx")
+      .on(table.issuerTaxId)
+      .where(sql`previous_record_id IS NULL`),
+    index("verifactu_records_invoice_idx").on(table.invoiceId),
+    // The staff list filtered by kind (anulaciones are few among a million altas).
+    index("verifactu_records_kind_idx").on(table.kind, table.id),
+    index("verifactu_records_created_idx").on(table.createdAt),
+  ],
+);
+
+/** The last record of each issuer's chain: its row is locked while the next record is written. */
+export const verifactuChainHeads = pgTable("verifactu_chain_heads", {
+  issuerTaxId: text("issuer_tax_id").primaryKey(),
+  lastRecordId: bigint("last_record_id", { mode: "number" }).references(() => verifactuRecords.id),
+});
+
+/**
+ * The outbox of the records (one row each, written with the record) and what AEAT said of it:
+ * pending until an answer, then accepted, accepted_with_errors or rejected with AEAT's code and
+ * text. Only this table changes; the record itself never does.
+ */
+export const verifactuDeliveries = pgTable(
+  "verifactu_deliveries",
+  {
+    recordId: bigint("record_id", { mode: "number" })
+      .primaryKey()
+      .references(() => verifactuRecords.id),
+    status: text("status", {
+      enum: ["pending", "accepted", "accepted_with_errors", "rejected"],
+    })
+      .notNull()
+      .default("pending"),
+    attempts: integer("attempts").notNull().default(0),
+    nextAttemptAt: timestamp("next_attempt_at", { withTimezone: true, mode: "date" })
+      .notNull()
+      .defaultNow(),
+    lastError: text("last_error"),
+    errorCode: text("error_code"),
+    errorText: text("error_text"),
+    submissionId: bigint("submission_id", { mode: "number" }),
+    /** The record that corrected this one after AEAT refused it (Subsanacion). */
+    correctedByRecordId: bigint("corrected_by_record_id", { mode: "number" }),
+    updatedAt: timestamp("updated_at", { withTimezone: true, mode: "date" }).notNull().defaultNow(),
+  },
+  (table) => [
+    index("verifactu_deliveries_due_idx")
+      .on(table.nextAttemptAt, table.recordId)
+      .where(sql`status = 'pending'`),
+    index("verifactu_deliveries_status_idx").on(table.status, table.recordId),
+  ],
+);
+
+/** Every request sent to AEAT and its answer, whatever it was (kept as received). */
+export const verifactuSubmissions = pgTable(
+  "verifactu_submissions",
+  {
+    id: bigint("id", { mode: "number" }).primaryKey().generatedAlwaysAsIdentity(),
+    sentAt: timestamp("sent_at", { withTimezone: true, mode: "date" }).notNull().defaultNow(),
+    endpoint: text("endpoint").notNull(),
+    recordCount: integer("record_count").notNull(),
+    firstRecordId: bigint("first_record_id", { mode: "number" }),
+    lastRecordId: bigint("last_record_id", { mode: "number" }),
+    httpStatus: integer("http_status"),
+    /** Correcto, ParcialmenteCorrecto, Incorrecto; null when no readable answer came back. */
+    outcome: text("outcome"),
+    csv: text("csv"),
+    waitSeconds: integer("wait_seconds"),
+    error: text("error"),
+    responseBody: text("response_body"),
+  },
+  (table) => [index("verifactu_submissions_sent_idx").on(table.sentAt)],
+);
+
+/**
+ * The one sender of an installation: whichever instance holds the lease sends, so records go
+ * in chain order and never twice; `nextSendAt` keeps the wait AEAT asked for (TiempoEsperaEnvio).
+ */
+export const verifactuSender = pgTable("verifactu_sender", {
+  id: integer("id").primaryKey(),
+  leaseOwner: text("lease_owner"),
+  leaseUntil: timestamp("lease_until", { withTimezone: true, mode: "date" }),
+  nextSendAt: timestamp("next_send_at", { withTimezone: true, mode: "date" }),
+  waitSeconds: integer("wait_seconds").notNull().default(60),
+  failures: integer("failures").notNull().default(0),
+});
 
 /**
  * Issue #17: one row per page view or step of a visit, kept 30 days. Never an address or a user

@@ -1,5 +1,6 @@
 import type pino from "pino";
 import type { Database } from "../db/client.server";
+import { PollingLoop } from "../background/polling-loop";
 import { deliverDueMails, type HourlyCaps, type MailTransport } from "./outbox.server";
 
 const POLL_INTERVAL_MS = 2_000;
@@ -9,10 +10,7 @@ const POLL_INTERVAL_MS = 2_000;
  * after a change queues new ones. Safe to run in every instance.
  */
 export class MailWorker {
-  private timer: NodeJS.Timeout | undefined;
-  private running: Promise<void> | undefined;
-  private wakeRequested = false;
-  private stopped = true;
+  private readonly loop = new PollingLoop(() => this.drain(), POLL_INTERVAL_MS);
   private hourlyCaps: HourlyCaps = {};
 
   constructor(
@@ -24,36 +22,17 @@ export class MailWorker {
   /** Starts delivering; mails of a kind in `hourlyCaps` wait once their hour's cap is reached. */
   start({ hourlyCaps = {} }: { hourlyCaps?: HourlyCaps } = {}) {
     this.hourlyCaps = hourlyCaps;
-    this.stopped = false;
-    this.schedule(0);
+    this.loop.start();
   }
 
   /** Deliver soon: called after a transaction queued mails. */
   wake() {
-    if (this.stopped) return;
-    if (this.running) this.wakeRequested = true;
-    else this.schedule(0);
+    this.loop.wake();
   }
 
-  async stop() {
-    this.stopped = true;
-    clearTimeout(this.timer);
-    await this.running;
-  }
-
-  private schedule(delayMs: number) {
-    clearTimeout(this.timer);
-    this.timer = setTimeout(() => void this.tick(), delayMs);
-    this.timer.unref();
-  }
-
-  private async tick() {
-    if (this.running || this.stopped) return;
-    this.running = this.drain();
-    await this.running;
-    this.running = undefined;
-    if (!this.stopped) this.schedule(this.wakeRequested ? 0 : POLL_INTERVAL_MS);
-    this.wakeRequested = false;
+  /** Finishes the mails it has claimed and claims no more. */
+  stop() {
+    return this.loop.stop();
   }
 
   /** Sends batches until nothing is due. */
@@ -77,7 +56,7 @@ export class MailWorker {
             "Correo aplazado a la próxima hora: límite por hora alcanzado",
           );
         const handled = report.sent + report.retried + report.deferred + report.failed.length;
-        if (handled === 0 || this.stopped) return;
+        if (handled === 0 || this.loop.isStopped) return;
       }
     } catch (error) {
       this.logger.error({ err: error }, "mail worker tick failed");

@@ -1,0 +1,409 @@
+import { Ban, Download, FileText, Filter, Link2, RotateCw, ShieldCheck } from "lucide-react";
+import { Form, Link, useNavigation } from "react-router";
+import {
+  recordKindLabels,
+  recordKinds,
+  recordStateLabels,
+  recordStates,
+  recordStateText,
+} from "~/features/verifactu/record-states";
+import type { ChainCheck } from "~/features/verifactu/chain-check.server";
+import type { FormNotice, FormRefusal } from "~/platform/forms/form-answer";
+import { replyOf } from "~/platform/forms/form-answer";
+import { Button, buttonClasses } from "~/ui/button";
+import { formatDate } from "~/ui/dates";
+import { cardClasses, Checkbox, Field, FormAlert, Select } from "~/ui/form";
+import { formatCount } from "~/ui/numbers";
+import { DataTable } from "~/ui/signed-in/data-table";
+import { Pagination } from "~/ui/signed-in/pagination";
+import { StatCardGrid } from "~/ui/signed-in/stat-cards";
+import { AdminPageHeader } from "./admin-shell";
+import { Badge } from "./tabs/list-table";
+import { verifactuMessages } from "./verifactu-messages";
+import type { verifactuPage } from "./verifactu-staff.server";
+import { filterQuery, verifactuHref } from "./verifactu-view";
+
+type PageData = Awaited<ReturnType<typeof verifactuPage>>;
+type Row = PageData["records"]["rows"][number];
+export type VerifactuAnswer = (FormRefusal | (FormNotice & { chain?: ChainCheck })) | undefined;
+
+/**
+ * Verifactu for staff (/admin/verifactu): whether records are sent and where, the queue, AEAT's
+ * last answer and the wait, 'Comprobar cadena', the period export and the records themselves.
+ */
+export function VerifactuPage({ data, answer }: { data: PageData; answer: VerifactuAnswer }) {
+  return (
+    <>
+      <AdminPageHeader title="Verifactu">
+        <Link
+          to="/admin/verifactu/declaracion"
+          className="inline-flex items-center gap-1 text-sm font-semibold text-brand-700 underline"
+        >
+          <FileText className="size-4" aria-hidden />
+          Declaración responsable
+        </Link>
+      </AdminPageHeader>
+      <SendingFacts data={data} />
+      <div className="mt-6 grid items-start gap-6 lg:grid-cols-2">
+        <ChainCheckForm answer={answer} />
+        <ExportForm data={data} />
+      </div>
+      <RefusalAlert answer={answer} />
+      <RecordFilters data={data} />
+      <RecordList data={data} />
+    </>
+  );
+}
+
+/** '3 min', '2 h 5 min', '4 d': how long ago `since` was, at `now`. */
+function ageOf(since: Date, now: Date): string {
+  const minutes = Math.max(0, Math.floor((now.getTime() - since.getTime()) / 60_000));
+  if (minutes < 60) return `${minutes} min`;
+  const hours = Math.floor(minutes / 60);
+  if (hours < 48) return `${hours} h ${minutes % 60} min`;
+  return `${Math.floor(hours / 24)} d`;
+}
+
+const outcomeLabels: Record<string, string> = {
+  Correcto: "Correcto",
+  ParcialmenteCorrecto: "Parcialmente correcto",
+  Incorrecto: "Incorrecto",
+};
+
+function SendingFacts({ data: { queue, sending, now } }: { data: PageData }) {
+  const last = queue.lastAnswer;
+  const nextSend =
+    queue.nextSendAt && new Date(queue.nextSendAt) > new Date(now)
+      ? `Próximo envío a las ${formatDate(queue.nextSendAt, "shortDateTimeSeconds")}`
+      : "Se puede enviar ya";
+  return (
+    <section aria-label="Envío a la AEAT" className="mt-6">
+      <StatCardGrid
+        columns="lg:grid-cols-4"
+        cards={[
+          {
+            label: "Envío a la AEAT",
+            value: sending.enabled
+              ? `Activo · ${sending.environment === "produccion" ? "producción" : "pruebas"}`
+              : "Desactivado",
+          },
+          {
+            label: "Pendientes de envío",
+            value: (
+              <>
+                {queue.pendingCapped ? "más de " : ""}
+                {formatCount(queue.pending)}
+                {queue.oldestPendingAt ? (
+                  <span className="block text-sm font-normal text-slate-600">
+                    el más antiguo hace {ageOf(new Date(queue.oldestPendingAt), new Date(now))}
+                  </span>
+                ) : null}
+              </>
+            ),
+          },
+          {
+            label: "Última respuesta",
+            value: last ? (
+              <>
+                {last.outcome ? (outcomeLabels[last.outcome] ?? last.outcome) : "Sin respuesta"}
+                <span className="block text-sm font-normal break-all text-slate-600">
+                  {formatDate(last.sentAt, "shortDateTimeSeconds")} ·{" "}
+                  {formatCount(last.recordCount)}{" "}
+                  {last.recordCount === 1 ? "registro" : "registros"}
+                  {last.csv ? ` · CSV ${last.csv}` : ""}
+                  {last.error ? ` · ${last.error}` : ""}
+                </span>
+              </>
+            ) : (
+              "Ninguna todavía"
+            ),
+          },
+          {
+            label: "Espera entre envíos",
+            value: (
+              <>
+                {formatCount(queue.waitSeconds)} s
+                <span className="block text-sm font-normal text-slate-600">{nextSend}</span>
+              </>
+            ),
+          },
+        ]}
+      />
+    </section>
+  );
+}
+
+/** What 'Comprobar cadena' found, in words. */
+export function chainCheckText(check: ChainCheck): string {
+  const seconds = check.seconds.toLocaleString("es-ES", { maximumFractionDigits: 2 });
+  if (!check.firstBreak)
+    return `Cadena íntegra: ${formatCount(check.checked)} registros comprobados en ${seconds} s`;
+  const { recordId, invoiceNumber, reason } = check.firstBreak;
+  const what = reason === "hash" ? "la huella no coincide" : "el encadenamiento no coincide";
+  return `La cadena se rompe en el registro ${recordId} (factura ${invoiceNumber}): ${what}`;
+}
+
+function ChainCheckForm({ answer }: { answer: VerifactuAnswer }) {
+  const navigation = useNavigation();
+  const checking = navigation.formData?.get("intent") === "check-chain";
+  const check = answer && "chain" in answer ? answer.chain : undefined;
+  return (
+    <Form method="post" className={`${cardClasses} space-y-3`} aria-labelledby="chain-heading">
+      <h2 id="chain-heading" className="text-lg font-semibold">
+        Comprobar cadena
+      </h2>
+      <p className="text-sm text-slate-600">
+        Recalcula la huella de cada registro y comprueba que cada uno enlaza con el anterior.
+      </p>
+      <input type="hidden" name="intent" value="check-chain" />
+      <Button type="submit" variant="secondary" disabled={checking}>
+        <Link2 className="size-4" aria-hidden />
+        {checking ? "Comprobando..." : "Comprobar cadena"}
+      </Button>
+      {check && !checking ? (
+        <p
+          role={check.firstBreak ? "alert" : "status"}
+          data-chain-result={check.firstBreak ? "broken" : "intact"}
+          className={`flex gap-2 rounded-lg p-3 text-sm ring-1 ${
+            check.firstBreak
+              ? "bg-red-50 text-red-900 ring-red-200"
+              : "bg-emerald-50 text-emerald-900 ring-emerald-200"
+          }`}
+        >
+          <ShieldCheck className="size-5 shrink-0" aria-hidden />
+          {chainCheckText(check)}
+        </p>
+      ) : null}
+    </Form>
+  );
+}
+
+function ExportForm({ data }: { data: PageData }) {
+  return (
+    <Form
+      method="get"
+      action="/admin/verifactu/exportar"
+      reloadDocument
+      className={`${cardClasses} space-y-3`}
+      aria-labelledby="export-heading"
+    >
+      <h2 id="export-heading" className="text-lg font-semibold">
+        Exportar registros (XML)
+      </h2>
+      <p className="text-sm text-slate-600">
+        Los registros generados en el periodo, en el formato de la AEAT.
+      </p>
+      <div className="grid gap-3 sm:grid-cols-2">
+        <Field label="Desde" name="desde" type="date" required defaultValue={data.filters.from} />
+        <Field label="Hasta" name="hasta" type="date" required defaultValue={data.filters.to} />
+      </div>
+      <Button type="submit" variant="secondary">
+        <Download className="size-4" aria-hidden />
+        Descargar XML
+      </Button>
+    </Form>
+  );
+}
+
+function RefusalAlert({ answer }: { answer: VerifactuAnswer }) {
+  const reply = answer && "errors" in answer ? replyOf(answer, verifactuMessages) : undefined;
+  return reply ? <FormAlert reply={reply} className="mt-6" /> : null;
+}
+
+const invalidTexts = {
+  desde: "La fecha «desde» no es válida: no se ha aplicado.",
+  hasta: "La fecha «hasta» no es válida: no se ha aplicado.",
+  factura: "Escribe el número completo de la factura (por ejemplo F2026-000123).",
+};
+
+function RecordFilters({ data: { filters, invalid } }: { data: PageData }) {
+  return (
+    <Form
+      method="get"
+      className={`${cardClasses} mt-6`}
+      aria-labelledby="filters-heading"
+      key={filterQuery(filters).toString()}
+    >
+      <h2 id="filters-heading" className="text-lg font-semibold">
+        Registros de facturación
+      </h2>
+      <div className="mt-3 grid gap-3 sm:grid-cols-2 lg:grid-cols-5">
+        <Select label="Estado" name="estado" defaultValue={filters.state ?? ""}>
+          <option value="">Todos</option>
+          {recordStates.map((state) => (
+            <option key={state} value={state}>
+              {recordStateLabels[state]}
+            </option>
+          ))}
+        </Select>
+        <Select label="Tipo" name="tipo" defaultValue={filters.kind ?? ""}>
+          <option value="">Todos</option>
+          {recordKinds.map((kind) => (
+            <option key={kind} value={kind}>
+              {recordKindLabels[kind]}
+            </option>
+          ))}
+        </Select>
+        <Field label="Desde" name="desde" type="date" defaultValue={filters.from ?? ""} />
+        <Field label="Hasta" name="hasta" type="date" defaultValue={filters.to ?? ""} />
+        <Field
+          label="Número de factura"
+          name="factura"
+          placeholder="F2026-000123"
+          maxLength={20}
+          defaultValue={filters.invoiceNumber ?? ""}
+        />
+      </div>
+      {invalid.length > 0 ? (
+        <ul role="alert" className="mt-3 space-y-1 text-sm text-red-700">
+          {invalid.map((field) => (
+            <li key={field}>{invalidTexts[field]}</li>
+          ))}
+        </ul>
+      ) : null}
+      <div className="mt-4 flex flex-wrap items-center gap-3">
+        <Button type="submit">
+          <Filter className="size-4" aria-hidden />
+          Filtrar
+        </Button>
+        <Link to="/admin/verifactu" className="text-sm font-semibold text-brand-700 underline">
+          Quitar filtros
+        </Link>
+      </div>
+    </Form>
+  );
+}
+
+const stateTones = {
+  pending: "bg-amber-100 text-amber-900",
+  accepted: "bg-emerald-100 text-emerald-900",
+  accepted_with_errors: "bg-orange-100 text-orange-900",
+  rejected: "bg-red-100 text-red-900",
+} as const;
+
+const headers = ["Factura", "Tipo", "Total", "Generado", "Estado", "Huella", "Acciones"];
+
+function RecordList({ data }: { data: PageData }) {
+  const { records, page, count, filters } = data;
+  const first = records.rows[0];
+  const last = records.rows.at(-1);
+  const pages = count.capped
+    ? page + (records.hasOlder ? 1 : 0)
+    : Math.max(page, Math.ceil(count.total / 25));
+  const hrefOf = (target: number) => {
+    if (target === 1) return verifactuHref(filters, 1);
+    if (target === page + 1 && last) return verifactuHref(filters, target, { antes: last.id });
+    if (target === page - 1 && first) return verifactuHref(filters, target, { despues: first.id });
+    return verifactuHref(filters, target, { ultima: true });
+  };
+  return (
+    <section aria-label="Lista de registros" className="mt-6">
+      <DataTable
+        caption="Registros de facturación"
+        headers={headers}
+        emptyText={records.rows.length === 0 ? "No hay registros con estos filtros." : undefined}
+        className="bg-white"
+      >
+        {records.rows.map((row) => (
+          <RecordRow key={row.id} row={row} />
+        ))}
+      </DataTable>
+      <Pagination
+        className="mt-4"
+        page={page}
+        pages={pages}
+        size={25}
+        total={count.capped ? Math.max(count.total, page * 25) : count.total}
+        capped={count.capped}
+        hrefOf={hrefOf}
+      />
+    </section>
+  );
+}
+
+function RecordRow({ row }: { row: Row }) {
+  const cell = "px-4 py-2.5 align-top";
+  return (
+    <tr data-record-id={row.id} data-status={row.status} data-kind={row.kind}>
+      <td className={`${cell} whitespace-nowrap`}>
+        {row.paymentId ? (
+          <Link
+            to={`/admin/pagos/${row.paymentId}`}
+            className="font-semibold text-brand-700 underline"
+          >
+            {row.invoiceNumber}
+          </Link>
+        ) : (
+          <span className="font-semibold">{row.invoiceNumber}</span>
+        )}
+        <span className="block text-xs text-slate-600">Registro {row.id}</span>
+      </td>
+      <td className={`${cell} whitespace-nowrap`}>
+        {recordKindLabels[row.kind]}
+        {row.invoiceType ? (
+          <span className="block text-xs text-slate-600">{row.invoiceType}</span>
+        ) : null}
+      </td>
+      <td className={`${cell} whitespace-nowrap tabular-nums`}>
+        {row.importeTotal ? `${row.importeTotal.replace(".", ",")} €` : "—"}
+      </td>
+      <td className={`${cell} whitespace-nowrap`}>{formatDate(row.createdAt, "shortDateTime")}</td>
+      <td className={`${cell} min-w-48`}>
+        <Badge tone={stateTones[row.status]}>{recordStateLabels[row.status]}</Badge>
+        {row.status === "rejected" || row.status === "accepted_with_errors" ? (
+          <span className="mt-1 block text-xs text-slate-700">
+            {recordStateText(row).slice(recordStateLabels[row.status].length).trim() ||
+              "Sin texto de la AEAT"}
+          </span>
+        ) : null}
+      </td>
+      <td className={`${cell} font-mono text-xs`} title={row.hash}>
+        {row.hash.slice(0, 8)}…{row.hash.slice(-4)}
+      </td>
+      <td className={`${cell} w-px`}>
+        <RecordActions row={row} />
+      </td>
+    </tr>
+  );
+}
+
+/**
+ * 'Anular registro' on an alta that is still its invoice's latest record; 'Subsanar y reenviar'
+ * on a rejected one not corrected yet.
+ */
+function RecordActions({ row }: { row: Row }) {
+  if (row.kind === "alta" && row.latest && row.status === "rejected")
+    return (
+      <Form method="post">
+        <input type="hidden" name="intent" value="correct-record" />
+        <input type="hidden" name="recordId" value={row.id} />
+        <button type="submit" className={buttonClasses({ variant: "secondary", size: "sm" })}>
+          <RotateCw className="size-4" aria-hidden />
+          Subsanar y reenviar
+        </button>
+      </Form>
+    );
+  const cancellable = row.kind === "alta" && row.latest;
+  if (!cancellable) return <span className="text-xs text-slate-500">—</span>;
+  return (
+    <details className="text-sm">
+      <summary className="cursor-pointer font-semibold whitespace-nowrap text-red-700">
+        Anular registro
+      </summary>
+      <Form method="post" className="mt-2 w-64 space-y-2">
+        <input type="hidden" name="intent" value="cancel-record" />
+        <input type="hidden" name="recordId" value={row.id} />
+        <Checkbox
+          name="confirm"
+          value="yes"
+          required
+          label={`La factura ${row.invoiceNumber} se emitió por error: generar su registro de anulación.`}
+        />
+        <button type="submit" className={buttonClasses({ variant: "danger", size: "sm" })}>
+          <Ban className="size-4" aria-hidden />
+          Anular registro
+        </button>
+      </Form>
+    </details>
+  );
+}

@@ -1,0 +1,160 @@
+import { checkChain } from "~/features/verifactu/chain-check.server";
+import { recordsDocument } from "~/features/verifactu/record-xml";
+import { correctRejectedRecord } from "~/features/verifactu/sender.server";
+import {
+  cancelRecord,
+  countRecords,
+  listRecords,
+  recordsOfPeriod,
+  verifactuQueue,
+} from "~/features/verifactu/staff-records.server";
+import { getConfig } from "~/platform/config.server";
+import { getDb } from "~/platform/db/database.server";
+import { notice, readForm, refuse } from "~/platform/http/form-reply.server";
+import { redirectWithToast } from "~/platform/http/toast.server";
+import { getLogger } from "~/platform/logger.server";
+import type { VerifactuMessage } from "./verifactu-messages";
+import { dayFrom, RECORDS_PER_PAGE, verifactuViewFrom } from "./verifactu-view";
+
+/** The Verifactu page's data: the list (a keyset page), the queue, the last answer, the wait. */
+export async function verifactuPage(url: URL) {
+  const view = verifactuViewFrom(url);
+  const db = getDb();
+  const [count, queue] = await Promise.all([countRecords(db, view.filters), verifactuQueue(db)]);
+  const pages = Math.max(1, Math.ceil(count.total / RECORDS_PER_PAGE));
+  // The last page holds what is left over; it is read from the oldest end.
+  const cursor =
+    view.cursor && "oldest" in view.cursor
+      ? { oldest: count.total - (pages - 1) * RECORDS_PER_PAGE || RECORDS_PER_PAGE }
+      : view.cursor;
+  const list = await listRecords(db, view.filters, cursor, RECORDS_PER_PAGE);
+  // Going back to the newest records always lands on page 1, whatever the address said.
+  const page = !list.hasNewer ? 1 : !list.hasOlder && !count.capped ? pages : view.page;
+  const { enabled, environment } = getConfig().verifactu;
+  return {
+    filters: view.filters,
+    invalid: view.invalid,
+    records: list,
+    page,
+    count,
+    queue,
+    sending: { enabled, environment },
+    now: new Date(),
+  };
+}
+
+const refusalStatus: Partial<Record<VerifactuMessage, number>> = {
+  recordNotFound: 404,
+  notCancellable: 409,
+  notCorrectable: 409,
+  saveFailed: 503,
+};
+
+const refuseWith = (code: VerifactuMessage) => refuse(code, { status: refusalStatus[code] ?? 400 });
+
+const RECORD_ID = /^\d{1,15}$/;
+
+/** The page's actions: 'Comprobar cadena', 'Anular registro' and 'Subsanar y reenviar'. */
+export async function verifactuAction(request: Request) {
+  const form = (await readForm(request))?.fields;
+  const back = `/admin/verifactu${new URL(request.url).search}`;
+  try {
+    switch (form?.intent) {
+      case "check-chain": {
+        const check = await checkChain(getDb());
+        return notice(check.firstBreak ? "chainBroken" : "chainIntact", { chain: check });
+      }
+      case "cancel-record": {
+        const recordId = form.recordId ?? "";
+        if (!RECORD_ID.test(recordId)) return refuseWith("invalidRequest");
+        if (form.confirm !== "yes") return refuseWith("confirmCancellation");
+        const cancelled = await cancelRecord(getDb(), Number(recordId));
+        if (!cancelled.ok) return refuseWith(cancelled.reason);
+        return redirectWithToast(back, {
+          kind: "success",
+          title: `Registro de anulación de ${cancelled.record.invoiceNumber} generado`,
+          description: "Queda en la cola para enviarlo a la AEAT.",
+        });
+      }
+      case "correct-record": {
+        const recordId = form.recordId ?? "";
+        if (!RECORD_ID.test(recordId)) return refuseWith("invalidRequest");
+        const corrected = await getDb().transaction((tx) =>
+          correctRejectedRecord(tx, Number(recordId)),
+        );
+        if (!corrected.ok) return refuseWith("notCorrectable");
+        return redirectWithToast(back, {
+          kind: "success",
+          title: `Subsanación de ${corrected.record.invoiceNumber} generada`,
+          description: "El registro corregido queda en la cola para reenviarlo a la AEAT.",
+        });
+      }
+      default:
+        return refuseWith("invalidRequest");
+    }
+  } catch (error) {
+    getLogger().error({ err: error }, "a Verifactu staff action failed");
+    return refuseWith("saveFailed");
+  }
+}
+
+const xmlHead = recordsDocument([]).replace(/<\/RegistrosFacturacion>$/, "");
+const XML_TAIL = "</RegistrosFacturacion>";
+
+/**
+ * The records' request groups (RegFactuSistemaFacturacion) of one page, cut out of the document
+ * `recordsDocument` writes, so the streamed file is byte for byte the document it would write
+ * for all the records at once (it groups by 1,000, the export's page size).
+ */
+function recordGroups(records: Parameters<typeof recordsDocument>[0]): string {
+  const document = recordsDocument(records);
+  return document.slice(xmlHead.length, document.length - XML_TAIL.length);
+}
+
+/**
+ * The records of a period as AEAT's XML (what an inspector asks for), streamed a page of 1,000
+ * records at a time as the client reads: a year of records never sits in memory.
+ */
+export function verifactuExport(url: URL): Response {
+  const from = dayFrom(url.searchParams.get("desde"));
+  const to = dayFrom(url.searchParams.get("hasta"));
+  if (!from || !to || from > to)
+    return new Response(
+      "Indica el periodo con dos fechas válidas (desde y hasta, aaaa-mm-dd), la primera no posterior a la segunda.",
+      { status: 400, headers: { "Content-Type": "text/plain; charset=utf-8" } },
+    );
+  const pages = recordsOfPeriod(getDb(), { from, to });
+  const encoder = new TextEncoder();
+  let started = false;
+  const body = new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      try {
+        if (!started) {
+          started = true;
+          controller.enqueue(encoder.encode(xmlHead));
+        }
+        const next = await pages.next();
+        if (next.done) {
+          controller.enqueue(encoder.encode(XML_TAIL));
+          controller.close();
+          return;
+        }
+        controller.enqueue(encoder.encode(recordGroups(next.value)));
+      } catch (error) {
+        getLogger().error({ err: error }, "the Verifactu export failed");
+        controller.error(error);
+      }
+    },
+    async cancel() {
+      await pages.return(undefined);
+    },
+  });
+  return new Response(body, {
+    headers: {
+      "Content-Type": "application/xml; charset=utf-8",
+      "Content-Disposition": `attachment; filename="registros-verifactu-${from}-a-${to}.xml"`,
+      "Cache-Control": "private, no-store",
+      "X-Content-Type-Options": "nosniff",
+    },
+  });
+}

@@ -1,0 +1,37 @@
+import { BookOpen } from "lucide-react";
+import { Button } from "~/ui/button";
+import { SITE_TIME_ZONE } from "~/ui/dates";
+import { Field } from "~/ui/form";
+
+const madridDay = new Intl.DateTimeFormat("en-CA", { timeZone: SITE_TIME_ZONE });
+
+/** Today and the first day of its quarter (the IVA return's period), as AAAA-MM-DD in Madrid. */
+function currentQuarter(now = new Date()) {
+  const today = madridDay.format(now);
+  const month = Number(today.slice(5, 7));
+  const firstMonth = String(month - ((month - 1) % 3)).padStart(2, "0");
+  return { from: `${today.slice(0, 4)}-${firstMonth}-01`, to: today };
+}
+
+/**
+ * The libro registro de facturas expedidas of a period, for the accountant: a plain GET form,
+ * so the browser downloads the CSV itself (with or without JavaScript).
+ */
+export function InvoiceBookForm() {
+  const quarter = currentQuarter();
+  return (
+    <form
+      method="get"
+      action="/admin/libro-facturas"
+      className="flex flex-wrap items-end gap-2"
+      aria-label="Libro registro de facturas expedidas"
+    >
+      <Field label="Facturas desde" type="date" name="desde" defaultValue={quarter.from} required />
+      <Field label="hasta" type="date" name="hasta" defaultValue={quarter.to} required />
+      <Button type="submit" variant="secondary">
+        <BookOpen className="size-4" aria-hidden />
+        Libro de facturas (CSV)
+      </Button>
+    </form>
+  );
+}

@@ -1,0 +1,31 @@
+import type { Route } from "./+types/admin-verifactu-declaracion";
+import { requireAdmin } from "~/features/identity/session.server";
+import { AdminErrorPage, AdminShell, adminShellHandle } from "~/features/admin/admin-shell";
+import { VerifactuDeclarationPage } from "~/features/admin/verifactu-declaration";
+import { privatePageMeta } from "~/features/seo/meta";
+
+export const meta: Route.MetaFunction = ({ matches }) =>
+  privatePageMeta(matches, {
+    title: "Declaración responsable · Verifactu",
+    description: "Panel interno.",
+    path: "/admin/verifactu/declaracion",
+  });
+
+export const handle = adminShellHandle;
+
+export async function loader({ request }: Route.LoaderArgs) {
+  await requireAdmin(request);
+  return null;
+}
+
+export function ErrorBoundary() {
+  return <AdminErrorPage />;
+}
+
+export default function AdminVerifactuDeclaration() {
+  return (
+    <AdminShell current="verifactu">
+      <VerifactuDeclarationPage />
+    </AdminShell>
+  );
+}

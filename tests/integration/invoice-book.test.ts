@@ -1,0 +1,237 @@
+import { randomUUID } from "node:crypto";
+import { and, asc, eq, gte, lt } from "drizzle-orm";
+import { alias } from "drizzle-orm/pg-core";
+import { beforeAll, describe, expect, it } from "vitest";
+import {
+  INVOICE_BOOK_COLUMNS,
+  invoiceBookPage,
+  invoiceBookRefusal,
+} from "~/features/billing/invoice-book.server";
+import { issueCorrectiveInvoice, issueSaleInvoice } from "~/features/billing/invoices.server";
+import { getConfig } from "~/platform/config.server";
+import { invoices } from "~/platform/db/schema";
+import { loader } from "~/routes/admin-libro-facturas";
+import { signedInAdmin, signedInCustomer } from "../support/customer-session";
+import { insertPurchase } from "../support/purchases";
+import { setupTestDatabase } from "../support/test-database";
+
+/**
+ * The libro registro de facturas expedidas: the staff's CSV of a period has one line per invoice
+ * issued on its Madrid days, in series and number order, saying what the invoice says, in the
+ * shape a Spanish spreadsheet reads (BOM, semicolons, decimal commas); bad dates are refused in
+ * Spanish and only staff may download it.
+ */
+const database = setupTestDatabase();
+let adminCookie: string;
+let customerCookie: string;
+
+const PERIOD = { from: "2026-01-01", to: "2026-03-31" };
+
+/** A paid sale (complete when `buyer` gives a name and NIF) issued at `issuedAt`. */
+async function sale(issuedAt: string, price: number, buyer?: { name: string; taxId: string }) {
+  const purchase = await insertPurchase(database.db, {
+    userId: null,
+    price,
+    checkoutSessionId: `cs_test_${randomUUID()}`,
+    billingName: buyer?.name,
+    billingTaxId: buyer?.taxId,
+    billingAddress: buyer ? "Calle Mayor 2, 28013 Madrid" : undefined,
+  });
+  await database.db.transaction((tx) =>
+    issueSaleInvoice(tx, {
+      purchaseId: purchase.id,
+      userId: null,
+      serviceName: purchase.serviceName,
+      customerEmail: "libro@example.com",
+      amountCents: price,
+      currency: "EUR",
+      issuedAt: new Date(issuedAt),
+    }),
+  );
+  return purchase.id;
+}
+
+const refund = (purchaseId: string, issuedAt: string) =>
+  database.db.transaction((tx) =>
+    issueCorrectiveInvoice(tx, { purchaseId, reason: "Devolución", issuedAt: new Date(issuedAt) }),
+  );
+
+beforeAll(async () => {
+  adminCookie = (await signedInAdmin("gestoria@example.com")).cookie;
+  customerCookie = (await signedInCustomer("cliente-libro@example.com")).cookie;
+  // 23:30 on 31 December in Madrid: the year before the period.
+  await sale("2025-12-31T22:30:00Z", 14_900);
+  // 00:30 on 1 January in Madrid (still 31 December in UTC): inside it.
+  const first = await sale("2025-12-31T23:30:00Z", 14_900);
+  const company = await sale("2026-02-10T10:00:00Z", 123_456, {
+    name: 'Taller "El Rayo"; Soluciones',
+    taxId: "12345678Z",
+  });
+  await sale("2026-03-02T09:00:00Z", 4_900, { name: "=Fórmula García", taxId: "00000000T" });
+  await refund(company, "2026-03-15T12:00:00Z");
+  await refund(first, "2026-03-31T21:59:00Z");
+  // After the period: 1 April in Madrid.
+  await sale("2026-03-31T22:00:00Z", 9_900);
+});
+
+const corrected = alias(invoices, "corrected");
+
+/** The period's invoices from the table, as the book should write each one. */
+async function expectedRows() {
+  const rows = await database.db
+    .select({ invoice: invoices, corrected: corrected.number })
+    .from(invoices)
+    .leftJoin(corrected, eq(corrected.id, invoices.correctsInvoiceId))
+    .where(
+      and(
+        gte(invoices.issuedAt, new Date("2025-12-31T23:00:00Z")),
+        lt(invoices.issuedAt, new Date("2026-03-31T22:00:00Z")),
+      ),
+    )
+    .orderBy(asc(invoices.series), asc(invoices.year), asc(invoices.sequence));
+  const day = new Intl.DateTimeFormat("es-ES", {
+    timeZone: "Europe/Madrid",
+    day: "2-digit",
+    month: "2-digit",
+    year: "numeric",
+  });
+  const money = (cents: number) => (cents / 100).toFixed(2).replace(".", ",");
+  return rows.map(({ invoice, corrected }) => [
+    invoice.number,
+    day.format(invoice.issuedAt),
+    invoice.invoiceType,
+    invoice.customerTaxId ?? "",
+    invoice.customerName?.startsWith("=")
+      ? `'${invoice.customerName}`
+      : (invoice.customerName ?? ""),
+    money(invoice.baseAmount),
+    String(invoice.vatRate),
+    money(invoice.vatAmount),
+    money(invoice.totalAmount),
+    corrected ?? "",
+  ]);
+}
+
+/** Semicolon-separated lines with quoted cells ("" for a quote inside one). */
+function parseCsv(text: string): string[][] {
+  const rows: string[][] = [];
+  let row: string[] = [];
+  let cell = "";
+  let quoted = false;
+  for (let i = 0; i < text.length; i++) {
+    const char = text[i]!;
+    const next = text[i + 1];
+    if (quoted && char === '"' && next === '"') {
+      cell += '"';
+      i++;
+    } else if (char === '"') {
+      quoted = !quoted;
+    } else if (!quoted && char === ";") {
+      row.push(cell);
+      cell = "";
+    } else if (!quoted && char === "\r" && next === "\n") {
+      rows.push([...row, cell]);
+      row = [];
+      cell = "";
+      i++;
+    } else {
+      cell += char;
+    }
+  }
+  if (cell || row.length > 0) rows.push([...row, cell]);
+  return rows;
+}
+
+/** The route's answer, returned or thrown (the guard throws its redirect). */
+async function download(query: string, cookie = adminCookie): Promise<Response> {
+  const request = new Request(`${getConfig().siteUrl}/admin/libro-facturas${query}`, {
+    headers: { Cookie: cookie, "Sec-Fetch-Site": "same-origin" },
+  });
+  try {
+    return await loader({ request, params: {}, context: {} } as never);
+  } catch (thrown) {
+    if (thrown instanceof Response) return thrown;
+    throw thrown;
+  }
+}
+
+describe("libro registro de facturas expedidas", () => {
+  it("lists the period's invoices row for row, as the invoices table holds them", async () => {
+    const response = await download(`?desde=${PERIOD.from}&hasta=${PERIOD.to}`);
+    expect(response.status).toBe(200);
+    expect(response.headers.get("content-type")).toBe("text/csv; charset=utf-8");
+    expect(response.headers.get("content-disposition")).toBe(
+      'attachment; filename="libro-facturas-expedidas-2026-01-01-a-2026-03-31.csv"',
+    );
+    const bytes = new Uint8Array(await response.arrayBuffer());
+    // UTF-8 byte order mark, which a Spanish Excel needs to read the accents.
+    expect([...bytes.slice(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
+    const text = new TextDecoder().decode(bytes.slice(3));
+    expect(text.endsWith("\r\n")).toBe(true);
+    const [header, ...lines] = parseCsv(text);
+    expect(header).toEqual([...INVOICE_BOOK_COLUMNS]);
+
+    const expected = await expectedRows();
+    expect(lines).toEqual(expected);
+    // F1, F2 and both corrective types, the January one at 00:30 in Madrid included.
+    expect(lines.map((line) => line[2])).toEqual(["F2", "F1", "F1", "R1", "R5"]);
+    expect(lines[0]![1]).toBe("01/01/2026");
+    // Numbers as numbers: no thousands point, no euro sign, negative on corrective invoices.
+    expect(lines[1]!.slice(5, 9)).toEqual(["1020,30", "21", "214,26", "1234,56"]);
+    expect(lines[3]!.slice(5, 10)).toEqual(["-1020,30", "21", "-214,26", "-1234,56", lines[1]![0]]);
+    // The name with a quote and a semicolon survives; one that looks like a formula does not run.
+    expect(lines[1]![4]).toBe('Taller "El Rayo"; Soluciones');
+    expect(lines[2]![4]).toBe("'=Fórmula García");
+  });
+
+  it("reads a long period page by page without losing or repeating a line", async () => {
+    const whole = await invoiceBookPage(
+      database.db,
+      { from: "2025-01-01", to: "2026-12-31" },
+      undefined,
+      100,
+    );
+    let lines = "";
+    let after;
+    for (;;) {
+      const page = await invoiceBookPage(
+        database.db,
+        { from: "2025-01-01", to: "2026-12-31" },
+        after,
+        2,
+      );
+      lines += page.lines;
+      if (page.rows < 2) break;
+      after = page.last;
+    }
+    expect(whole.rows).toBe(7);
+    expect(lines).toBe(whole.lines);
+  });
+
+  it("gives an empty period its header alone", async () => {
+    const response = await download("?desde=2024-05-01&hasta=2024-05-31");
+    expect(response.status).toBe(200);
+    const text = new TextDecoder("utf-8", { ignoreBOM: true }).decode(await response.arrayBuffer());
+    expect(text).toBe(`\uFEFF${INVOICE_BOOK_COLUMNS.join(";")}\r\n`);
+  });
+
+  it.each([
+    ["no dates", ""],
+    ["no end", "?desde=2026-01-01"],
+    ["not a day", "?desde=2026-02-30&hasta=2026-03-31"],
+    ["another format", "?desde=01/01/2026&hasta=31/03/2026"],
+    ["the end before the start", "?desde=2026-03-31&hasta=2026-01-01"],
+  ])("refuses %s with a Spanish 400", async (_, query) => {
+    const response = await download(query);
+    expect(response.status).toBe(400);
+    expect(await response.text()).toBe(invoiceBookRefusal);
+  });
+
+  it("is for staff only", async () => {
+    for (const cookie of ["", customerCookie]) {
+      const response = await download(`?desde=${PERIOD.from}&hasta=${PERIOD.to}`, cookie);
+      expect(response.status).toBe(302);
+      expect(response.headers.get("location")).toMatch(/^\/login/);
+    }
+  });
+});

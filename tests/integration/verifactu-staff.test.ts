@@ -1,0 +1,310 @@
+import { randomUUID } from "node:crypto";
+import { asc, eq, sql } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import {
+  verifactuAction,
+  verifactuExport,
+  verifactuPage,
+} from "~/features/admin/verifactu-staff.server";
+import { staffPaymentPage } from "~/features/payments/after-sale.server";
+import { recordsDocument } from "~/features/verifactu/record-xml";
+import { countRecords, listRecords } from "~/features/verifactu/staff-records.server";
+import { resetConfigForTests } from "~/platform/config.server";
+import { invoices, payments, verifactuDeliveries, verifactuRecords } from "~/platform/db/schema";
+import { formPost } from "../support/customer-session";
+import { insertPurchase, type Purchase } from "../support/purchases";
+import { checkoutSessionEvent } from "../support/stripe-events";
+import { deliverStripeEvent } from "../support/stripe-webhook";
+import { setupTestDatabase } from "../support/test-database";
+
+/**
+ * Issue #23, item 6: the staff's Verifactu page (list, filters, keyset pages, queue), its
+ * actions ('Comprobar cadena', 'Anular registro', 'Subsanar y reenviar'), the period's XML and
+ * each invoice's record state on the staff's payment page.
+ */
+const database = setupTestDatabase();
+const saved = { ...process.env };
+
+beforeAll(async () => {
+  Object.assign(process.env, {
+    STRIPE_SECRET_KEY: "sk_test_verifactu_staff",
+    STRIPE_WEBHOOK_SECRET: "whsec_test_verifactu_staff",
+    COMPANY_TAX_ID: "B12345674",
+  });
+  resetConfigForTests();
+  for (let index = 0; index < 5; index++) await paidPurchase();
+});
+
+afterAll(() => {
+  process.env = saved;
+  resetConfigForTests();
+});
+
+async function paidPurchase(): Promise<Purchase> {
+  const purchase = await insertPurchase(database.db, {
+    userId: null,
+    serviceId: 2,
+    serviceName: "Asistencia Informática",
+    price: 14_900,
+    checkoutSessionId: `cs_test_${randomUUID()}`,
+  });
+  const answer = await deliverStripeEvent(
+    database.db,
+    checkoutSessionEvent("checkout.session.completed", purchase, {
+      email: "verifactu-staff@example.com",
+      name: "Cliente Verifactu",
+    }),
+  );
+  expect(answer.status).toBe(200);
+  return purchase;
+}
+
+const allRecords = () =>
+  database.db.select().from(verifactuRecords).orderBy(asc(verifactuRecords.id));
+
+const today = () =>
+  new Intl.DateTimeFormat("en-CA", { timeZone: "Europe/Madrid" }).format(new Date());
+const yesterday = () =>
+  new Intl.DateTimeFormat("en-CA", { timeZone: "Europe/Madrid" }).format(
+    new Date(Date.now() - 86_400_000),
+  );
+
+const pageAt = (query = "") => verifactuPage(new URL(`http://localhost/admin/verifactu${query}`));
+
+/** What an action answered: a redirect, or a form answer with its status. */
+async function post(fields: Record<string, string>) {
+  const answer = await verifactuAction(formPost("/admin/verifactu", fields));
+  if (answer instanceof Response) return { status: answer.status, data: undefined };
+  const init = (answer as { init?: ResponseInit | null }).init;
+  return {
+    status: init?.status ?? 200,
+    data: (answer as { data: Record<string, unknown> }).data,
+  };
+}
+
+async function reject(recordId: number) {
+  await database.db
+    .update(verifactuDeliveries)
+    .set({ status: "rejected", errorCode: "1110", errorText: "El NIF no está identificado." })
+    .where(eq(verifactuDeliveries.recordId, recordId));
+}
+
+describe("the Verifactu page's list", () => {
+  it("lists the records newest first, in keyset pages that go both ways", async () => {
+    const records = await allRecords();
+    const ids = records.map((record) => record.id).reverse();
+    const first = await listRecords(database.db, {}, undefined, 2);
+    expect(first.rows.map((row) => row.id)).toEqual(ids.slice(0, 2));
+    expect(first).toMatchObject({ hasNewer: false, hasOlder: true });
+    const second = await listRecords(database.db, {}, { before: ids[1]! }, 2);
+    expect(second.rows.map((row) => row.id)).toEqual(ids.slice(2, 4));
+    const back = await listRecords(database.db, {}, { after: ids[2]! }, 2);
+    expect(back.rows.map((row) => row.id)).toEqual(ids.slice(0, 2));
+    expect(back.hasNewer).toBe(false);
+    const last = await listRecords(database.db, {}, { oldest: 1 }, 2);
+    expect(last.rows.map((row) => row.id)).toEqual([ids.at(-1)]);
+    expect(last.hasOlder).toBe(false);
+    expect(await countRecords(database.db, {})).toEqual({ total: 5, capped: false });
+  });
+
+  it("links each record to its payment and shows the queue", async () => {
+    const page = await pageAt();
+    expect(page.records.rows).toHaveLength(5);
+    const row = page.records.rows[0]!;
+    const [payment] = await database.db
+      .select({ id: payments.id })
+      .from(payments)
+      .innerJoin(invoices, eq(invoices.purchaseId, payments.purchaseId))
+      .where(eq(invoices.id, row.invoiceId));
+    expect(row.paymentId).toBe(payment!.id);
+    expect(row).toMatchObject({ kind: "alta", status: "pending", latest: true });
+    expect(page.queue.pending).toBe(5);
+    expect(page.queue.oldestPendingAt).toBeInstanceOf(Date);
+    expect(page.queue.lastAnswer).toBeNull();
+    expect(page.sending).toMatchObject({ environment: "pruebas" });
+  });
+
+  it("filters by state, kind, period and invoice number", async () => {
+    const records = await allRecords();
+    await reject(records[1]!.id);
+    const rejected = await pageAt("?estado=rejected");
+    expect(rejected.records.rows.map((row) => row.id)).toEqual([records[1]!.id]);
+    expect(rejected.records.rows[0]).toMatchObject({
+      errorCode: "1110",
+      errorText: "El NIF no está identificado.",
+    });
+    expect(rejected.count).toEqual({ total: 1, capped: false });
+    expect((await pageAt("?estado=pending")).count.total).toBe(4);
+    expect((await pageAt("?tipo=anulacion")).records.rows).toHaveLength(0);
+    expect((await pageAt("?tipo=alta")).records.rows).toHaveLength(5);
+
+    const byNumber = await pageAt(`?factura=${records[3]!.invoiceNumber.toLowerCase()}`);
+    expect(byNumber.records.rows.map((row) => row.id)).toEqual([records[3]!.id]);
+    expect((await pageAt("?factura=F2026")).invalid).toEqual(["factura"]);
+
+    expect((await pageAt(`?desde=${today()}&hasta=${today()}`)).records.rows).toHaveLength(5);
+    expect((await pageAt(`?hasta=${yesterday()}`)).records.rows).toHaveLength(0);
+    expect((await pageAt(`?desde=${yesterday()}`)).records.rows).toHaveLength(5);
+    const badDay = await pageAt("?desde=2026-02-30");
+    expect(badDay.invalid).toEqual(["desde"]);
+    expect(badDay.records.rows).toHaveLength(5);
+  });
+});
+
+describe("the Verifactu page's actions", () => {
+  it("checks the chain: intact, then the first record changed by hand", async () => {
+    const intact = await post({ intent: "check-chain" });
+    expect(intact.status).toBe(200);
+    expect(intact.data).toMatchObject({
+      notice: "chainIntact",
+      chain: { checked: 5, firstBreak: undefined },
+    });
+
+    const records = await allRecords();
+    const victim = records[2]!;
+    const tamper = async (importeTotal: string) => {
+      await database.db.execute(
+        sql`alter table verifactu_records disable trigger verifactu_records_immutable`,
+      );
+      await database.db
+        .update(verifactuRecords)
+        .set({ importeTotal })
+        .where(eq(verifactuRecords.id, victim.id));
+      await database.db.execute(
+        sql`alter table verifactu_records enable trigger verifactu_records_immutable`,
+      );
+    };
+    await tamper("1.49");
+    const broken = await post({ intent: "check-chain" });
+    expect(broken.data).toMatchObject({
+      notice: "chainBroken",
+      chain: {
+        checked: 5,
+        firstBreak: { recordId: victim.id, invoiceNumber: victim.invoiceNumber, reason: "hash" },
+      },
+    });
+    await tamper(victim.importeTotal!);
+    expect((await post({ intent: "check-chain" })).data).toMatchObject({ notice: "chainIntact" });
+  });
+
+  it("cancels an alta once, confirmed, and never a rejected or cancelled one", async () => {
+    const records = await allRecords();
+    const target = records[4]!;
+    expect((await post({ intent: "cancel-record", recordId: String(target.id) })).status).toBe(400);
+    expect((await post({ intent: "cancel-record", recordId: "abc", confirm: "yes" })).status).toBe(
+      400,
+    );
+    expect(
+      (await post({ intent: "cancel-record", recordId: "999999", confirm: "yes" })).status,
+    ).toBe(404);
+    const done = await post({
+      intent: "cancel-record",
+      recordId: String(target.id),
+      confirm: "yes",
+    });
+    expect(done.status).toBe(302);
+    const after = await allRecords();
+    expect(after).toHaveLength(6);
+    expect(after.at(-1)).toMatchObject({
+      kind: "anulacion",
+      invoiceId: target.invoiceId,
+      invoiceNumber: target.invoiceNumber,
+      previousRecordId: target.id,
+    });
+    const again = await post({
+      intent: "cancel-record",
+      recordId: String(target.id),
+      confirm: "yes",
+    });
+    expect(again.status).toBe(409);
+    // The rejected one (records[1]) is corrected, not cancelled.
+    const rejected = await post({
+      intent: "cancel-record",
+      recordId: String(records[1]!.id),
+      confirm: "yes",
+    });
+    expect(rejected.status).toBe(409);
+
+    const list = await pageAt("?tipo=anulacion");
+    expect(list.records.rows).toHaveLength(1);
+    const cancelledAlta = (await pageAt()).records.rows.find((row) => row.id === target.id);
+    expect(cancelledAlta?.latest).toBe(false);
+  });
+
+  it("corrects a rejected record with a subsanación, once", async () => {
+    const records = await allRecords();
+    const rejected = records[1]!;
+    const done = await post({ intent: "correct-record", recordId: String(rejected.id) });
+    expect(done.status).toBe(302);
+    const latest = (await allRecords()).at(-1)!;
+    expect(latest).toMatchObject({
+      kind: "alta",
+      invoiceId: rejected.invoiceId,
+      correction: "S",
+      previousRejection: "X",
+    });
+    expect((await post({ intent: "correct-record", recordId: String(rejected.id) })).status).toBe(
+      409,
+    );
+    expect((await post({ intent: "nothing" })).status).toBe(400);
+  });
+});
+
+describe("the staff's payment page", () => {
+  it("shows each invoice's record state with AEAT's text", async () => {
+    const purchase = await paidPurchase();
+    const [payment] = await database.db
+      .select({ id: payments.id })
+      .from(payments)
+      .where(eq(payments.purchaseId, purchase.id));
+    const pending = await staffPaymentPage(payment!.id);
+    expect(pending.invoices[0]!.recordState).toMatchObject({
+      status: "pending",
+      label: "Pendiente de envío",
+      aeatText: null,
+    });
+    const [record] = (await allRecords()).slice(-1);
+    await reject(record!.id);
+    const refused = await staffPaymentPage(payment!.id);
+    expect(refused.invoices[0]!.recordState).toEqual({
+      status: "rejected",
+      label: "Rechazado",
+      aeatText: "1110: El NIF no está identificado.",
+    });
+  });
+});
+
+describe("the records' XML export", () => {
+  const download = async (query: string) => {
+    const response = verifactuExport(new URL(`http://localhost/admin/verifactu/exportar${query}`));
+    return { response, text: await response.text() };
+  };
+
+  it("gives the period's records as AEAT's XML, streamed in pages", async () => {
+    const records = await allRecords();
+    const { response, text } = await download(`?desde=${today()}&hasta=${today()}`);
+    expect(response.status).toBe(200);
+    expect(response.headers.get("Content-Type")).toBe("application/xml; charset=utf-8");
+    expect(response.headers.get("Content-Disposition")).toContain(`registros-verifactu-${today()}`);
+    expect(text).toBe(recordsDocument(records));
+    for (const record of records)
+      expect(text).toContain(`<sum1:Huella>${record.hash}</sum1:Huella>`);
+    expect(text.match(/<sum:RegistroFactura>/g)).toHaveLength(records.length);
+  });
+
+  it("leaves out records of other days, and refuses a period it cannot read", async () => {
+    const { text } = await download(`?desde=${yesterday()}&hasta=${yesterday()}`);
+    expect(text).toBe(recordsDocument([]));
+    expect(text).not.toContain("RegistroFactura");
+    for (const query of [
+      "",
+      "?desde=2026-01-01",
+      "?desde=2026-13-01&hasta=2026-12-31",
+      `?desde=${today()}&hasta=${yesterday()}`,
+    ]) {
+      const { response, text: refusal } = await download(query);
+      expect(response.status).toBe(400);
+      expect(refusal).toContain("Indica el periodo");
+    }
+  });
+});
