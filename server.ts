@@ -14,7 +14,9 @@ import { toNodeHandler } from "better-auth/node";
 import { ensureAdmin } from "~/features/accounts/admin-accounts.server";
 import { CLIENT_ADDRESS_HEADER, getAuth, startAuthLoading } from "~/features/identity/auth.server";
 import { contactMailHourlyCaps } from "~/features/contact/contact-mails.server";
+import { guardTicketPosts } from "~/features/support/ticket-quotas.server";
 import { publicPaths } from "~/features/seo/public-paths";
+import { BEACON_PATH } from "~/features/analytics/analytics-rules";
 import { createPageCache, privateWhenPersonal } from "~/platform/http/page-cache.server";
 import { precompressedStatic } from "~/platform/http/precompressed-static.server";
 import { handleWebhook, pruneWebhookEvents } from "~/features/payments/webhook.server";
@@ -22,11 +24,12 @@ import { startVerifactuWorker, stopVerifactuWorker } from "~/features/verifactu/
 import { ConfigError, getConfig, type AppConfig } from "~/platform/config.server";
 import type { Database } from "~/platform/db/client.server";
 import { closeDatabase, getDatabaseHandle } from "~/platform/db/database.server";
-import { expressRoutes } from "~/platform/http/express-routes";
+import { expressRoutes, KEEP_ALIVE_TIMEOUT_MS } from "~/platform/http/express-routes";
 import { loadContextFrom } from "~/platform/http/load-context";
 import { reactRouterHandler } from "~/platform/http/react-router-handler.server";
 import { requestLog } from "~/platform/http/request-log.server";
-import { redirectTrailingSlash } from "~/platform/http/trailing-slash.server";
+import { refuseMalformedAddress } from "~/platform/http/request-url.server";
+import { redirectExtraSlashes } from "~/platform/http/trailing-slash.server";
 import { getLogger } from "~/platform/logger.server";
 import { getMailWorker } from "~/platform/mail/mailer.server";
 import { pruneFinishedMails } from "~/platform/mail/outbox.server";
@@ -63,8 +66,10 @@ export function createApp(config: AppConfig, { viteDevServer }: ServerOptions = 
     }
   });
 
-  app.use(requestLog(logger));
-  app.use(redirectTrailingSlash);
+  app.use(requestLog(logger, { coarseAddressPaths: [BEACON_PATH] }));
+  // A malformed Host or X-Forwarded-Host is a 400 here, not a 500 in whichever handler builds a URL.
+  app.use(refuseMalformedAddress);
+  app.use(redirectExtraSlashes);
   // Better Auth reads the client address from this header: only ever our own value.
   app.use((req, _res, next) => {
     req.headers[CLIENT_ADDRESS_HEADER] = req.ip ?? req.socket.remoteAddress ?? "";
@@ -74,6 +79,8 @@ export function createApp(config: AppConfig, { viteDevServer }: ServerOptions = 
   app.use(securityHeaders({ isProduction: config.isProduction }));
   app.use(refuseLargeBodies);
   app.use(refuseForeignOrigin(config.siteUrl));
+  // A customer's ticket posts: hourly limits and file quota, judged before the body is read.
+  app.use(guardTicketPosts);
   // Not in development, where pages change on every edit.
   const pageCache = viteDevServer
     ? undefined
@@ -215,8 +222,12 @@ export async function startServer(options: ServerOptions = {}): Promise<Server> 
       "Modo local: secreto generado, buzón de desarrollo en /dev/correo y pagos simulados",
     );
   }
+  for (const warning of config.startWarnings) logger.warn(warning);
 
   const server = createApp(config, options).listen(config.port, config.host);
+  server.keepAliveTimeout = KEEP_ALIVE_TIMEOUT_MS;
+  // A request's headers may take as long as the connection may idle before them.
+  server.headersTimeout = KEEP_ALIVE_TIMEOUT_MS + 1_000;
   installShutdown(server);
   const database = getDatabaseHandle();
   await database.migrate();

@@ -3,6 +3,10 @@ import { renderToPipeableStream } from "react-dom/server";
 import type { AppLoadContext, EntryContext } from "react-router";
 import { ServerRouter } from "react-router";
 import { deferHydration } from "~/platform/http/deferred-hydration.server";
+import {
+  MAINTENANCE_RETRY_AFTER_SECONDS,
+  MAINTENANCE_STATUS,
+} from "~/platform/http/maintenance.server";
 import { NonceProvider } from "~/platform/security/nonce";
 import { SiteStylesProvider } from "~/ui/site-styles";
 import siteStyles from "./app.css?inline";
@@ -36,6 +40,10 @@ export default function handleRequest(
           body.on("data", (chunk: Buffer) => chunks.push(chunk));
           body.on("end", () => {
             responseHeaders.set("Content-Type", "text/html; charset=utf-8");
+            // A thrown answer's own headers do not reach the document: the maintenance page's
+            // Retry-After is set here.
+            if (responseStatusCode === MAINTENANCE_STATUS && !responseHeaders.has("Retry-After"))
+              responseHeaders.set("Retry-After", String(MAINTENANCE_RETRY_AFTER_SECONDS));
             const html = Buffer.concat(chunks).toString("utf8");
             resolve(
               new Response(import.meta.env.PROD ? deferHydration(html, nonce) : html, {

@@ -15,9 +15,9 @@ import type { Route } from "./+types/root";
 import { SiteFooter } from "~/features/layout/site-footer";
 import { SiteHeader } from "~/features/layout/site-header";
 import { NotFoundMessage } from "~/features/layout/not-found-message";
+import { MaintenanceMessage } from "~/features/layout/maintenance-message";
 import { CookieBanner } from "~/features/consent/cookie-banner";
 import { PageViewTracker } from "~/features/analytics/page-view-tracker";
-import { track } from "~/features/analytics/track";
 import { getSiteInfo } from "~/features/seo/site.server";
 import { useNonce } from "~/platform/security/nonce";
 import { ButtonLink } from "~/ui/button";
@@ -94,7 +94,6 @@ export default function App({ loaderData }: Route.ComponentProps) {
   const { toast } = loaderData;
   useEffect(() => {
     if (toast) void showToast(toast.kind, toast);
-    if (toast?.milestone === "signup") track("signup");
   }, [toast]);
   return (
     <>
@@ -107,6 +106,7 @@ export default function App({ loaderData }: Route.ComponentProps) {
 export function ErrorBoundary() {
   const error = useRouteError();
   if (isRouteErrorResponse(error) && error.status === 404) return <NotFoundMessage />;
+  if (isRouteErrorResponse(error) && error.status === 503) return <MaintenanceMessage />;
   return (
     <section className="mx-auto flex max-w-xl flex-col items-center px-4 py-24 text-center">
       <h1 className="text-3xl font-bold tracking-tight">Algo ha salido mal</h1>

@@ -48,5 +48,6 @@ export default [
   route("dev/correo/:id", "routes/dev-correo-detail.tsx"),
   route("sitemap.xml", "routes/sitemap[.]xml.ts"),
   route("robots.txt", "routes/robots[.]txt.ts"),
+  route(".well-known/security.txt", "routes/security[.]txt.ts"),
   route("*", "routes/not-found.tsx"),
 ] satisfies RouteConfig;

@@ -129,10 +129,13 @@ export function siteNginxConfig({
   upstreams,
   listen,
   cacheDir,
+  accessLog,
 }: {
   upstreams: string[];
   listen: string;
   cacheDir: string;
+  /** Where the access log goes; without it no access log (the benchmark compares like for like). */
+  accessLog?: string;
 }): string {
   let config = readFileSync(SITE_CONFIG, "utf8");
   const replace = (pattern: RegExp, by: (match: string) => string) => {
@@ -148,11 +151,17 @@ export function siteNginxConfig({
   });
   replace(/^(\s*)listen 80;/m, () => `    listen ${listen};`);
   replace(/\/var\/cache\/nginx\/site/, () => cacheDir);
+  replace(/^\s*access_log \/var\/log\/nginx\/access\.log .*;\n/gm, (line) =>
+    accessLog ? line.replace("/var/log/nginx/access.log", accessLog) : "",
+  );
   return config;
 }
 
 /** The shipped reverse proxy and its cache in front of `upstreams` (host:port). */
-export async function startCachingProxy(upstreams: string[]) {
+export async function startCachingProxy(
+  upstreams: string[],
+  { accessLog }: { accessLog?: string } = {},
+) {
   const root = nginxRoot("bench-proxy-");
   const port = await freePort();
   return runNginx(
@@ -162,6 +171,7 @@ export async function startCachingProxy(upstreams: string[]) {
       upstreams,
       listen: `127.0.0.1:${port}`,
       cacheDir: path.join(root, "cache"),
+      accessLog,
     }),
   );
 }

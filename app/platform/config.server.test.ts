@@ -128,8 +128,21 @@ describe("configuration", () => {
       },
     );
 
-    it.each(["true", "0.0.0.0/0", "loopback, ::/0"])(
-      "refuses %s in production: trusting every hop lets any client forge X-Forwarded-For",
+    it.each([
+      "true",
+      "0.0.0.0/0",
+      "loopback, ::/0",
+      "0.0.0.0/1,128.0.0.0/1",
+      "10.0.0.0/7",
+      "8.8.8.8",
+      "203.0.113.0/24",
+      "loopback, 172.0.0.0/8",
+      "2001:db8::/32",
+      "fc00::/6",
+      "::ffff:8.8.8.0/120",
+      "::ffff:0:0/96",
+    ])(
+      "refuses %s in production: a range beyond the private networks could forge X-Forwarded-For",
       (value) => {
         expect(() => parseConfig({ ...production, TRUST_PROXY: value })).toThrowError(
           /^Configuración inválida: TRUST_PROXY: .*X-Forwarded-For/,
@@ -137,6 +150,47 @@ describe("configuration", () => {
         expect(parseConfig({ TRUST_PROXY: value, DATA_DIR: tempDir() }).trustProxy).toBeTruthy();
       },
     );
+
+    it.each([
+      "127.0.0.1",
+      "10.0.0.0/8",
+      "172.16.0.0/12",
+      "172.20.0.5/32",
+      "192.168.0.0/16",
+      "169.254.169.254",
+      "::1",
+      "fc00::/7",
+      "fd12:3456::/48",
+      "fe80::/10",
+      "::ffff:10.0.0.0/104",
+      "::ffff:192.168.1.1",
+      "loopback,linklocal,uniquelocal",
+      "3",
+    ])("accepts %s in production: it stays inside the private networks", (value) => {
+      expect(parseConfig({ ...production, TRUST_PROXY: value }).trustProxy).toBeTruthy();
+    });
+  });
+
+  it("refuses HUMAN_CHECK=off in production unless HUMAN_CHECK_OFF_IN_PRODUCTION=1 says so", () => {
+    expect(() => parseConfig({ ...production, HUMAN_CHECK: "off" })).toThrowError(
+      /^Configuración inválida: HUMAN_CHECK: .*HUMAN_CHECK_OFF_IN_PRODUCTION=1/,
+    );
+    expect(() =>
+      parseConfig({ ...production, HUMAN_CHECK: "off", HUMAN_CHECK_OFF_IN_PRODUCTION: "0" }),
+    ).toThrowError(/HUMAN_CHECK/);
+    expect(() =>
+      parseConfig({ ...production, HUMAN_CHECK: "off", HUMAN_CHECK_OFF_IN_PRODUCTION: "sí" }),
+    ).toThrowError(/^Configuración inválida: HUMAN_CHECK_OFF_IN_PRODUCTION:/);
+    const allowed = parseConfig({
+      ...production,
+      HUMAN_CHECK: "off",
+      HUMAN_CHECK_OFF_IN_PRODUCTION: "1",
+    });
+    expect(allowed.humanCheck).toBe("off");
+    expect(allowed.startWarnings).toEqual([expect.stringContaining("HUMAN_CHECK=off")]);
+    expect(parseConfig(production).startWarnings).toEqual([]);
+    // Locally (and in tests) switching it off is the normal case.
+    expect(parseConfig({ HUMAN_CHECK: "off", DATA_DIR: tempDir() }).humanCheck).toBe("off");
   });
 
   it("refuses production without AEAT's certificate unless VERIFACTU=off says so", () => {

@@ -50,9 +50,63 @@ const trustProxy = optionalText.transform((value, context): boolean | number | s
   return z.NEVER;
 });
 
-/** Whether a TRUST_PROXY value believes every hop, so any client can forge X-Forwarded-For. */
-const trustsEveryHop = (value: boolean | number | string[]) =>
-  value === true || (Array.isArray(value) && value.some((entry) => entry.endsWith("/0")));
+/**
+ * The private networks, as Express names them (loopback, linklocal, uniquelocal): the only
+ * places a production proxy may be trusted by address. [version, network, prefix length].
+ */
+const PRIVATE_NETWORKS: [4 | 6, string, number][] = [
+  [4, "127.0.0.0", 8],
+  [4, "10.0.0.0", 8],
+  [4, "172.16.0.0", 12],
+  [4, "192.168.0.0", 16],
+  [4, "169.254.0.0", 16],
+  [6, "::1", 128],
+  [6, "fc00::", 7],
+  [6, "fe80::", 10],
+];
+
+/** An address as a number: 32 bits for IPv4, 128 for IPv6 (the URL parser expands `::`). */
+function addressBits(address: string, version: 4 | 6): bigint {
+  if (version === 4)
+    return address.split(".").reduce((bits, part) => (bits << 8n) | BigInt(part), 0n);
+  const groups = new URL(`http://[${address.split("%")[0]}]`).hostname.slice(1, -1).split("::");
+  const [left, right] = groups.map((half) => (half ? half.split(":") : []));
+  const all = right
+    ? [...left!, ...Array(8 - left!.length - right.length).fill("0"), ...right]
+    : left!;
+  return all.reduce((bits, group) => (bits << 16n) | BigInt(`0x${group}`), 0n);
+}
+
+/**
+ * Whether a TRUST_PROXY address or subnet lies wholly inside one private network, so that no
+ * client on the internet is believed when it sends X-Forwarded-For. An IPv4-mapped IPv6 range
+ * (`::ffff:10.0.0.0/104`) is judged as the IPv4 range it maps.
+ */
+function insidePrivateNetworks(entry: string): boolean {
+  const [address = "", prefixText] = entry.split("/");
+  let version = isIP(address) as 4 | 6;
+  let bits = addressBits(address, version);
+  let prefix = prefixText === undefined ? (version === 4 ? 32 : 128) : Number(prefixText);
+  if (version === 6 && bits >> 32n === 0xffffn && prefix >= 96) {
+    [version, bits, prefix] = [4, bits & 0xffffffffn, prefix - 96];
+  }
+  const width = version === 4 ? 32 : 128;
+  return PRIVATE_NETWORKS.some(([networkVersion, network, networkPrefix]) => {
+    if (networkVersion !== version || prefix < networkPrefix) return false;
+    const shift = BigInt(width - networkPrefix);
+    return bits >> shift === addressBits(network, networkVersion) >> shift;
+  });
+}
+
+/**
+ * Whether production must refuse a TRUST_PROXY value: `true` (every hop), or an address or range
+ * not wholly inside the private networks (`0.0.0.0/1,128.0.0.0/1` is every hop in two halves).
+ * Named ranges and a hop count stay fine; behind a public proxy (a CDN), count its hops.
+ */
+const trustsBeyondPrivateNetworks = (value: boolean | number | string[]) =>
+  value === true ||
+  (Array.isArray(value) &&
+    value.some((entry) => !PROXY_RANGES.has(entry) && !insidePrivateNetworks(entry)));
 
 const envSchema = z.object({
   NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
@@ -74,6 +128,8 @@ const envSchema = z.object({
   ADMIN_EMAIL: optionalText.pipe(z.email().max(255).optional()),
   ADMIN_PASSWORD: optionalText.pipe(z.string().min(8).max(100).optional()),
   HUMAN_CHECK: z.enum(["altcha", "off"]).default("altcha"),
+  /** Production refuses HUMAN_CHECK=off unless this says, deliberately, `1`. */
+  HUMAN_CHECK_OFF_IN_PRODUCTION: optionalText.pipe(z.enum(["0", "1"]).optional()),
   TRUST_PROXY: trustProxy,
   CONTACT_RATE_LIMIT: z.coerce.number().int().min(1).default(5),
   CONTACT_CONFIRMATIONS_PER_ADDRESS: z.coerce.number().int().min(0).default(3),
@@ -150,6 +206,13 @@ function buildConfig(env: Env, source: NodeJS.ProcessEnv) {
     },
     admin: { email: env.ADMIN_EMAIL, password: env.ADMIN_PASSWORD },
     humanCheck: env.HUMAN_CHECK,
+    /** What the server logs as warnings when it starts: safeguards switched off on purpose. */
+    startWarnings:
+      isProduction && env.HUMAN_CHECK === "off"
+        ? [
+            "HUMAN_CHECK=off en producción (HUMAN_CHECK_OFF_IN_PRODUCTION=1): los formularios de contacto y registro no piden la prueba de trabajo",
+          ]
+        : [],
     trustProxy: env.TRUST_PROXY,
     logLevel: env.LOG_LEVEL,
     /** Enquiries allowed per client address in 10 minutes. */
@@ -200,9 +263,13 @@ function productionProblems(env: Env): string[] {
     problems.push(
       "STRIPE_SECRET_KEY: es una clave de pruebas (sk_test_), que no cobra nada; para usarla en producción define STRIPE_ALLOW_TEST_KEYS=1",
     );
-  if (trustsEveryHop(env.TRUST_PROXY))
+  if (trustsBeyondPrivateNetworks(env.TRUST_PROXY))
     problems.push(
-      "TRUST_PROXY: en producción no puede confiar en todos los saltos (cualquier cliente podría falsificar X-Forwarded-For); indica la dirección del proxy o el número de saltos",
+      "TRUST_PROXY: en producción solo puede confiar en direcciones de redes privadas (loopback, 10.0.0.0/8, 172.16.0.0/12, 192.168.0.0/16, 169.254.0.0/16, fc00::/7, fe80::/10), o un cliente de internet podría falsificar X-Forwarded-For; indica la dirección privada del proxy o el número de saltos",
+    );
+  if (env.HUMAN_CHECK === "off" && env.HUMAN_CHECK_OFF_IN_PRODUCTION !== "1")
+    problems.push(
+      "HUMAN_CHECK: off quita en producción la prueba de trabajo de la que dependen los límites de correo del formulario de contacto y del registro; para apagarla de todos modos define HUMAN_CHECK_OFF_IN_PRODUCTION=1",
     );
   if (env.VERIFACTU === "on" && !env.VERIFACTU_CERT_FILE)
     problems.push(

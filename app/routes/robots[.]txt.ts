@@ -1,7 +1,8 @@
 import { getConfig } from "~/platform/config.server";
 
 /** Private areas stay out of search results; everything public is listed in the sitemap. */
-const privatePaths = ["/admin", "/mi-cuenta", "/perfil", "/test-pagos", "/pago-exitoso", "/dev/"];
+// /test-pagos is not listed: a list here would advertise a test page (production answers 404).
+const privatePaths = ["/admin", "/mi-cuenta", "/perfil", "/pago-exitoso", "/dev/"];
 
 export function loader() {
   const body = [

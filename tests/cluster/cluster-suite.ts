@@ -217,27 +217,29 @@ async function rateLimitsAcrossInstances(context: Context) {
     "the contact attempts did not alternate between the instances",
   );
 
+  // One client guessing one account's password (decision 036): throttled after 10 failures,
+  // counted across both instances; the account's owner, from another client, is not.
   const signIn: Answer[] = [];
   const nobody = `nadie.${Date.now()}@example.com`;
-  for (let i = 0; i < 12; i++)
-    signIn.push(
-      await postForm(
-        `${nginx}/login-cliente`,
-        { email: nobody, password: "contraseña-equivocada" },
-        { forwardedFor: clientAddress(i, 203) },
-      ),
+  const attempt = (forwardedFor: string) =>
+    postForm(
+      `${nginx}/login-cliente`,
+      { email: nobody, password: "contraseña-equivocada" },
+      { forwardedFor },
     );
+  for (let i = 0; i < 12; i++) signIn.push(await attempt("203.0.113.9"));
   const statuses = signIn.map((answer) => answer.status);
   check(
     statuses.slice(0, 10).every((s) => s === 401) && statuses.slice(10).every((s) => s === 429),
-    `sign-in limit per account: statuses ${statuses.join(" ")} (expected 10 × 401, then 429)`,
+    `sign-in limit per account and client: statuses ${statuses.join(" ")} (expected 10 × 401, then 429)`,
   );
   check(new Set(signIn.map(context.instanceOf)).size === 2, "the sign-ins did not alternate");
+  const owner = await attempt("198.51.100.20");
+  check(owner.status === 401, `another client was refused (${owner.status}), not just told wrong`);
   figures["cluster: contact limit (5) across a+b"] =
     `${passed.length} passed, ${refused.length} refused`;
-  figures["cluster: sign-in limit (10/account) across a+b"] = `10 refused as wrong, then ${
-    statuses.length - 10
-  } × 429`;
+  figures["cluster: sign-in limit (10/account and client) across a+b"] =
+    `10 refused as wrong, then ${statuses.length - 10} × 429`;
 }
 
 /** Enquiries through nginx: both workers deliver the outbox, and each mail arrives once. */
@@ -296,7 +298,14 @@ async function checkouts(context: Context, customer: Customer, serviceIds: numbe
   for (const serviceId of serviceIds) {
     const answer = await postForm(
       `${context.nginx}/checkout`,
-      { serviceId: String(serviceId), immediateStart: "yes" },
+      {
+        serviceId: String(serviceId),
+        immediateStart: "yes",
+        // Above 400 € the invoice is a complete one: the buyer's billing data (decision 032).
+        billingName: "Cliente del Clúster S.L.",
+        billingTaxId: "B12345674",
+        billingAddress: "Calle Mayor 1, 28013 Madrid",
+      },
       { cookie: customer.jar.header },
     );
     check(

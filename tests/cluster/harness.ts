@@ -231,6 +231,7 @@ export async function startInstance(options: InstanceOptions): Promise<Instance>
         VERIFACTU: "off",
         // The proof of work is the visitor's cost, not what these runs measure.
         HUMAN_CHECK: "off",
+        HUMAN_CHECK_OFF_IN_PRODUCTION: "1",
         // Hundreds of enquiries in a minute: the confirmations' hourly cap is not under test.
         CONTACT_CONFIRMATIONS_PER_HOUR: "100000",
         LOG_LEVEL: "warn",

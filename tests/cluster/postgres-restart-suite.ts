@@ -221,13 +221,16 @@ async function restart(
     page.status === 503 && page.body.includes("<html") && /inténtalo|Inténtalo/.test(page.body),
     `the contact page answered ${page.status} with the database away`,
   );
-  // A signed-in visitor's page needs the database for the session: the Spanish error page.
+  // A signed-in visitor's page needs the database for the session: the maintenance page, 503
+  // with Retry-After (decision 036), neither a 500 nor a redirect to sign in.
   const account = await request(`${site.url}/mi-cuenta`, {
     headers: { cookie },
     timeoutMs: HANG_MS,
   });
   check(
-    account.status >= 500 && account.body.includes("Algo ha salido mal"),
+    account.status === 503 &&
+      account.headers["retry-after"] !== undefined &&
+      account.body.includes("Estamos en mantenimiento"),
     `/mi-cuenta answered ${account.status} with the database away: ${account.body.slice(0, 120)}`,
   );
   const awayMs = performance.now() - downAt;

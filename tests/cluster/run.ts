@@ -5,12 +5,14 @@
  *   tsx tests/cluster/run.ts cluster   two instances + nginx: shared schema, sessions, rate
  *                                      limits, outbox, webhooks, page cache; webhook storm; SMTP down
  *   tsx tests/cluster/run.ts faults    SIGTERM under load; PostgreSQL restarted under load
- *   tsx tests/cluster/run.ts all       both (sigterm or postgres: that fault alone)
+ *   tsx tests/cluster/run.ts hostile   hostile input through nginx to the build (hostile-suite.ts)
+ *   tsx tests/cluster/run.ts all       cluster and faults (sigterm or postgres: that fault alone)
  *
  * Each suite prints its figures; any failed check ends the run with exit code 1.
  */
 import { clusterSuite } from "./cluster-suite";
 import { figures, log, prepareBuild, removeFolder, tally } from "./harness";
+import { hostileSuite } from "./hostile-suite";
 import { postgresRestartSuite } from "./postgres-restart-suite";
 import { sigtermSuite } from "./sigterm-suite";
 
@@ -23,6 +25,7 @@ const groups: Record<string, [string, Suite][]> = {
     ["PostgreSQL restarted under load", postgresRestartSuite],
   ],
 };
+groups.hostile = [["hostile input through the front door", hostileSuite]];
 groups.all = [...groups.cluster!, ...groups.faults!];
 groups.sigterm = [groups.faults![0]!];
 groups.postgres = [groups.faults![1]!];
@@ -30,7 +33,7 @@ groups.postgres = [groups.faults![1]!];
 async function main() {
   const which = process.argv[2] ?? "all";
   const suites = groups[which];
-  if (!suites) throw new Error(`unknown group ${which}: cluster, faults or all`);
+  if (!suites) throw new Error(`unknown group ${which}: cluster, faults, hostile or all`);
   const started = performance.now();
   const buildRoot = prepareBuild();
   let failures = 0;

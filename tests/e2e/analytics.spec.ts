@@ -29,7 +29,7 @@ async function analyticsFigures(admin: Page) {
   return {
     views: number(await card("Páginas vistas").innerText()),
     consentedVisits: number(await card("Visitas con analítica aceptada").innerText()),
-    converted: number((await step("Consulta, registro o pago").innerText()).split("(")[0]!),
+    converted: number((await step("Enviaron una consulta").innerText()).split("(")[0]!),
   };
 }
 

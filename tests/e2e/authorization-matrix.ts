@@ -239,6 +239,12 @@ export const authorizationMatrix: MatrixRow[] = [
     post: everyone("noAction"),
   },
   {
+    route: ".well-known/security.txt",
+    url: () => "/.well-known/security.txt",
+    get: everyone("ok"),
+    post: everyone("noAction"),
+  },
+  {
     route: "*",
     url: () => "/no-existe",
     get: everyone("notFound"),

@@ -126,4 +126,16 @@ describe("ensureAdmin on an address someone signed up with first", () => {
     expect((await userByEmail(email)).emailVerified).toBe(true);
     expect(await adminLogin(email, operatorPassword)).toEqual({ status: 302, location: "/admin" });
   });
+
+  it("lets instances started together ensure the same administrator: one account, all start", async () => {
+    const email = "simultanea@empresa.es";
+    const auth = await getAuth();
+    const results = await Promise.all(
+      Array.from({ length: 3 }, () => ensureAdmin(auth, database.db, email, operatorPassword)),
+    );
+    expect(results.filter((result) => result.created)).toHaveLength(1);
+    expect(new Set(results.map((result) => result.userId)).size).toBe(1);
+    expect(await database.db.select().from(users).where(eq(users.email, email))).toHaveLength(1);
+    expect(await adminLogin(email, operatorPassword)).toEqual({ status: 302, location: "/admin" });
+  });
 });

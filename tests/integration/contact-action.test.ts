@@ -163,3 +163,58 @@ describe("the contact action with the human check on", () => {
     expect(await database.db.select().from(contactInquiries)).toHaveLength(1);
   });
 });
+
+describe("a retried enquiry (decision 036)", () => {
+  const keyed = (key: string) => ({ ...valid, submissionKey: key });
+  const formKey = "5b0f5d36-8a8e-4c5e-9d1e-2f7a1c3b4d5e";
+
+  it("is stored once when posted twice with the same key, and both posts are answered 'sent'", async () => {
+    // The first post's commit landed, its answer was lost (a 503 as the database dropped).
+    const answers = [await submit(keyed(formKey)), await submit(keyed(formKey))];
+    for (const answer of answers)
+      expect(answer).toMatchObject({ status: 200, body: { notice: "sent" } });
+    expect(await database.db.select().from(contactInquiries)).toHaveLength(1);
+    expect(await database.db.select().from(mailOutbox)).toHaveLength(2);
+  });
+
+  it("is stored once when both posts arrive at the same time", async () => {
+    const answers = await Promise.all([submit(keyed(formKey)), submit(keyed(formKey))]);
+    expect(answers.map((answer) => answer.body)).toEqual([{ notice: "sent" }, { notice: "sent" }]);
+    expect(await database.db.select().from(contactInquiries)).toHaveLength(1);
+    expect(await database.db.select().from(mailOutbox)).toHaveLength(2);
+  });
+
+  it("is told apart from another enquiry sent with the same key (a page from a shared cache)", async () => {
+    await submit(keyed(formKey));
+    await submit({ ...keyed(formKey), email: "otra@example.com", name: "Otra Persona" });
+    expect(await database.db.select().from(contactInquiries)).toHaveLength(2);
+  });
+
+  it("is stored every time when the post has no key or a malformed one", async () => {
+    await submit(valid);
+    await submit(valid);
+    await submit(keyed("no-es-una-clave"));
+    expect(await database.db.select().from(contactInquiries)).toHaveLength(3);
+  });
+
+  it("sends the key back with a refusal, so the retry of a re-rendered page keeps it", async () => {
+    const answer = await submit({ ...keyed(formKey), message: "corto" });
+    expect(answer.body).toMatchObject({ values: { submissionKey: formKey } });
+  });
+
+  describe("with the proof of work on", () => {
+    withHumanCheckOn();
+
+    it("is answered 'sent' though the retry's solution was spent by the first post", async () => {
+      const altcha = await solveHumanCheck(await newChallenge());
+      const fields = { ...keyed(formKey), altcha };
+      expect((await submit(fields)).body).toEqual({ notice: "sent" });
+      expect((await submit(fields)).body).toEqual({ notice: "sent" });
+      expect(await database.db.select().from(contactInquiries)).toHaveLength(1);
+      // Without a key the spent solution is refused, as before.
+      expect((await submit({ ...valid, altcha })).body).toMatchObject({
+        errors: [{ code: "human-check-failed" }],
+      });
+    });
+  });
+});

@@ -179,7 +179,7 @@ describe("a contact enquiry", () => {
         }),
       ),
     );
-    expect(new Set(results.map((r) => r.id)).size).toBe(200);
+    expect(new Set(results.map((r) => r?.id)).size).toBe(200);
     await drain();
     expect(await database.db.select().from(contactInquiries)).toHaveLength(200);
     expect(peer.received).toHaveLength(400);

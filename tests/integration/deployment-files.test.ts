@@ -6,6 +6,7 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { services as catalogue } from "~/features/catalogue/services";
 import { parseConfig } from "~/platform/config.server";
+import { KEEP_ALIVE_TIMEOUT_MS } from "~/platform/http/express-routes";
 
 /**
  * No container engine runs here, so the deployment files are checked by what can read them:
@@ -149,6 +150,20 @@ describe("compose.yaml", () => {
       (match) => match[1],
     );
     expect(upstreams).toEqual(["app1:3000", "app2:3000"]);
+  });
+
+  it("has nginx drop idle upstream connections before the app closes them", () => {
+    const upstream = /upstream site \{([^}]*)\}/.exec(read("deploy/nginx.conf"))![1]!;
+    const seconds = Number(/keepalive_timeout (\d+)s;/.exec(upstream)?.[1] ?? 60);
+    expect(seconds * 1000).toBeLessThan(KEEP_ALIVE_TIMEOUT_MS);
+  });
+
+  it("has nginx set the forwarded host itself and key its cache by path, not query", () => {
+    const nginx = read("deploy/nginx.conf");
+    // The app trusts nginx's X-Forwarded-Host (TRUST_PROXY=1): never the client's (decision 034).
+    expect(nginx).toMatch(/^\s*proxy_set_header X-Forwarded-Host \$host;$/m);
+    expect(nginx).toMatch(/^\s*proxy_cache_key "\$site_path\|\$site_encoding";$/m);
+    expect(nginx).not.toMatch(/proxy_cache_key[^;]*\$(?:request_uri|args|query_string)/);
   });
 });
 

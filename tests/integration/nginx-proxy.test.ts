@@ -1,4 +1,6 @@
-import { existsSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
 import type { AddressInfo } from "node:net";
 import express from "express";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -28,6 +30,8 @@ function standIn(instance: string) {
       headers: {
         "x-forwarded-for": req.get("x-forwarded-for"),
         "x-forwarded-proto": req.get("x-forwarded-proto"),
+        "x-forwarded-host": req.get("x-forwarded-host"),
+        host: req.get("host"),
         "accept-encoding": req.get("accept-encoding"),
         cookie: req.get("cookie"),
       },
@@ -177,6 +181,29 @@ describe.skipIf(!existsSync(NGINX))("the shipped nginx", () => {
     expect(last.headers["x-forwarded-proto"]).toBe("http");
   });
 
+  it("tells the instance the host it validated itself, never the client's X-Forwarded-Host", async () => {
+    await get("/anfitrion", { "x-forwarded-host": "evil.com" });
+    await get("/anfitrion", { host: "www.example.es", "x-forwarded-host": "a b" });
+    expect(reached("/anfitrion").map((entry) => entry.headers["x-forwarded-host"])).toEqual([
+      "127.0.0.1",
+      "www.example.es",
+    ]);
+    // A Host that is no host never reaches an instance.
+    expect((await get("/anfitrion-malo", { host: "a b" })).status).toBe(400);
+    expect(reached("/anfitrion-malo")).toHaveLength(0);
+  });
+
+  it("serves a public page asked for with a campaign's query from the page's entry", async () => {
+    const page = await get("/publica-campana", { "accept-encoding": "br" });
+    expect(page.headers["x-cache-status"]).toBe("MISS");
+    for (const query of ["?utm_source=x&fbclid=y", "?gclid=1", "?comprar=ciberseguridad"]) {
+      const answer = await get(`/publica-campana${query}`, { "accept-encoding": "br" });
+      expect(answer.headers["x-cache-status"], query).toBe("HIT");
+      expect(answer.body.toString(), query).toBe(page.body.toString());
+    }
+    expect(reached("/publica-campana")).toHaveLength(1);
+  });
+
   it("keeps the https of a load balancer that ends TLS in front of it, and nothing else", async () => {
     await get("/tras-balanceador", { "x-forwarded-proto": "https" });
     expect(reached("/tras-balanceador").at(-1)!.headers["x-forwarded-proto"]).toBe("https");
@@ -218,6 +245,40 @@ describe.skipIf(!existsSync(NGINX))("the shipped nginx", () => {
       const answer = await get("/a-medias");
       expect(answer.status).toBe(200);
       expect(answer.body.toString()).toBe("b GET");
+    }
+  });
+
+  it("logs every request with its client's address, except the analytics beacon's", async () => {
+    const logDir = mkdtempSync(path.join(tmpdir(), "nginx-access-log-"));
+    const accessLog = path.join(logDir, "access.log");
+    const logging = await startCachingProxy([await standIn("c")], { accessLog });
+    try {
+      const { request } = await import("node:http");
+      const post = (target: string) =>
+        new Promise<void>((resolve, reject) => {
+          const req = request(`${logging.url}${target}`, { method: "POST" }, (res) => {
+            res.resume();
+            res.on("end", resolve);
+          });
+          req.on("error", reject);
+          req.end("{}");
+        });
+      await post("/api/analitica");
+      await post("/api/%61nalitica");
+      await rawGet(`${logging.url}/publica-log`);
+      // Less the probe that waited for nginx to answer.
+      const lines = readFileSync(accessLog, "utf8")
+        .trim()
+        .split("\n")
+        .filter((line) => !line.includes('"GET / HTTP'));
+      expect(lines).toHaveLength(3);
+      const [beacon, encodedBeacon, page] = lines;
+      expect(beacon).toContain('"POST /api/analitica HTTP/1.1"');
+      expect(encodedBeacon).toContain('"POST /api/analitica HTTP/1.1"');
+      for (const line of [beacon, encodedBeacon]) expect(line).not.toContain("127.0.0.1");
+      expect(page).toMatch(/^127\.0\.0\.1 .*"GET \/publica-log HTTP\/1\.1"/);
+    } finally {
+      logging.stop();
     }
   });
 });

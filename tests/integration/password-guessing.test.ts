@@ -1,5 +1,5 @@
-import { eq, like, sql } from "drizzle-orm";
-import { beforeAll, describe, expect, it } from "vitest";
+import { and, desc, eq, like, sql } from "drizzle-orm";
+import { beforeAll, beforeEach, describe, expect, it } from "vitest";
 import {
   adminSignIn,
   customerSignIn,
@@ -31,10 +31,14 @@ async function wait(seconds: number) {
 }
 
 let nextAddress = 0;
-/** Another documentation address each time: only the per-account counting applies. */
+/** Another documentation address each time: a client of its own. */
 const freshAddress = () => `198.51.100.${++nextAddress}`;
 
-const signIn = (email: string, guess: string, clientAddress = freshAddress()) =>
+/** The client that guesses, and the one its owner signs in from. */
+const attacker = "203.0.113.66";
+const owner = "192.0.2.77";
+
+const signIn = (email: string, guess: string, clientAddress = attacker) =>
   runAction(customerSignIn, { email, password: guess }, { clientAddress });
 
 /**
@@ -56,18 +60,22 @@ const locked = (seconds: number) => ({
   lockSeconds: seconds,
 });
 
-/** Ten wrong passwords within a minute, each from another address: the free failures. */
-async function failTenTimes(email: string) {
+/** Ten wrong passwords within a minute from one client: the free failures. */
+async function failTenTimes(email: string, clientAddress = attacker) {
   for (let attempt = 1; attempt <= 10; attempt++)
-    expect((await signIn(email, `intento-${attempt}`)).status).toBe(401);
+    expect((await signIn(email, `intento-${attempt}`, clientAddress)).status).toBe(401);
 }
 
-describe("failed sign-ins of one account", () => {
+/** Forgets every sign-in counter: each test starts with no failures anywhere. */
+const forgetAllFailures = () => database.db.delete(rateLimitBuckets);
+
+describe("failed sign-ins of one account from one client", () => {
   beforeAll(async () => {
     await createVerifiedUser("objetivo@example.com");
   });
+  beforeEach(forgetAllFailures);
 
-  it("lock it after 10 failures for 30 s, doubling with each further failure up to 15 minutes", async () => {
+  it("lock that client after 10 failures for 30 s, doubling with each further failure up to 15 minutes", async () => {
     const email = "objetivo@example.com";
     await failTenTimes(email);
     // The minute of the fixed window passes, and the 30 s lock after the 10th failure with it.
@@ -78,28 +86,29 @@ describe("failed sign-ins of one account", () => {
       const next = refusal(await signIn(email, "otro-intento-mas"));
       expect(next).toMatchObject({ status: 429, body: { errors: [{ code: "tooManyAttempts" }] } });
       locks.push(next.lockSeconds!);
-      // Even the right password waits until the lock ends.
+      // Even the right password waits, from that client, until the lock ends.
       expect((await signIn(email, password)).status).toBe(429);
       await wait(next.lockSeconds! + 1);
     }
     expect(locks).toEqual([60, 120, 240, 480, 900, 900, 900]);
   });
 
-  it("forget the failures after a successful sign-in", async () => {
+  it("forget that client's failures after a successful sign-in from it", async () => {
     const email = "objetivo@example.com";
+    await failTenTimes(email);
+    await wait(61);
     expect((await signIn(email, password)).status).toBe(302);
-    // Locked for 15 minutes before the success; now a wrong password is just wrong.
     expect((await signIn(email, "intento-tras-acertar")).status).toBe(401);
     expect((await signIn(email, "otro-intento-tras-acertar")).status).toBe(401);
   });
 
-  it("count the admin login's failures for the same account", async () => {
+  it("count the admin login's failures for the same account and client", async () => {
     await createVerifiedUser("jefe@example.com");
     for (let attempt = 1; attempt <= 10; attempt++) {
       const answer = await runAction(
         adminSignIn,
         { email: "jefe@example.com", password: `admin-${attempt}` },
-        { clientAddress: freshAddress() },
+        { clientAddress: attacker },
       );
       expect(answer.status).toBe(401);
     }
@@ -126,6 +135,62 @@ describe("failed sign-ins of one account", () => {
       next: locked(60),
     });
     expect(answers[1]).toEqual(answers[0]);
+  });
+});
+
+describe("an attacker who knows a customer's address", () => {
+  beforeAll(async () => {
+    await createVerifiedUser("victima@example.com");
+  });
+  beforeEach(forgetAllFailures);
+
+  it("cannot lock the owner out: 30 guesses from one client, and the owner signs in from another at once", async () => {
+    const email = "victima@example.com";
+    const statuses = new Set<number>();
+    for (let guess = 1; guess <= 30; guess++)
+      statuses.add((await signIn(email, `adivina-${guess}`, attacker)).status);
+    expect([...statuses].sort()).toEqual([401, 429]);
+    const started = performance.now();
+    const owners = await signIn(email, password, owner);
+    expect(owners.status).toBe(302);
+    expect(performance.now() - started).toBeLessThan(1000);
+    // The attacker's client is still held back, even with the right password.
+    expect((await signIn(email, "adivina-31", attacker)).status).toBe(429);
+    expect((await signIn(email, password, attacker)).status).toBe(429);
+  });
+
+  it("cannot keep the owner from a new password: the mailed reset link works during the attack", async () => {
+    const email = "victima@example.com";
+    for (let guess = 1; guess <= 30; guess++) await signIn(email, `adivina-${guess}`, attacker);
+    const asked = await runAction(requestPasswordReset, { email }, { clientAddress: owner });
+    expect(asked.body).toMatchObject({ notice: "resetMailSent" });
+    const [mail] = await database.db
+      .select()
+      .from(mailOutbox)
+      .where(eq(mailOutbox.recipient, email))
+      .orderBy(desc(mailOutbox.createdAt))
+      .limit(1);
+    const token = /reset-password\/([^?"&]+)/.exec(mail!.html)![1]!;
+    const newPassword = "otra-contraseña-tras-el-ataque-9";
+    const chosen = await runAction(
+      resetPassword,
+      { token, password: newPassword, confirmPassword: newPassword },
+      { clientAddress: owner },
+    );
+    expect(chosen.body).toBe("/login-cliente");
+    expect((await signIn(email, newPassword, owner)).status).toBe(302);
+  });
+
+  it("spread over many clients is slowed down, never refused", async () => {
+    const email = "victima@example.com";
+    for (let client = 1; client <= 15; client++)
+      expect((await signIn(email, `botnet-${client}`, freshAddress())).status).toBe(401);
+    // Fifteen failures: each further attempt at the account waits half a second before its check.
+    const started = performance.now();
+    const next = await signIn(email, "botnet-16", freshAddress());
+    expect(next.status).toBe(401);
+    expect(performance.now() - started).toBeGreaterThanOrEqual(490);
+    expect((await signIn(email, "adivina-otra-vez", owner)).status).toBe(401);
   });
 });
 
@@ -178,7 +243,12 @@ describe("common passwords", () => {
     const [mail] = await database.db
       .select()
       .from(mailOutbox)
-      .where(like(mailOutbox.kind, "password-reset"));
+      .where(
+        and(
+          like(mailOutbox.kind, "password-reset"),
+          eq(mailOutbox.recipient, "olvidadiza@example.com"),
+        ),
+      );
     const token = /reset-password\/([^?"&]+)/.exec(mail!.html)![1]!;
     const choose = (newPassword: string) =>
       runAction(resetPassword, { token, password: newPassword, confirmPassword: newPassword });

@@ -83,6 +83,8 @@ describe("in production", () => {
       STRIPE_WEBHOOK_SECRET: "whsec_produccion",
       // Billing records are not what these tests are about (verifactu tests start with one).
       VERIFACTU: "off",
+      // The tests' environment has the proof of work off (vitest.config.ts).
+      HUMAN_CHECK_OFF_IN_PRODUCTION: "1",
     });
     resetConfigForTests();
   });

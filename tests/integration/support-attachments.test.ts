@@ -1,8 +1,12 @@
 import { randomUUID } from "node:crypto";
-import { count } from "drizzle-orm";
-import { beforeAll, describe, expect, it } from "vitest";
+import { count, like } from "drizzle-orm";
+import { beforeAll, beforeEach, describe, expect, it } from "vitest";
 import type { Viewer } from "~/features/identity/session.server";
-import { attachmentFileName, attachmentType } from "~/features/support/attachments.server";
+import {
+  ATTACHMENT_POLICY,
+  attachmentFileName,
+  attachmentType,
+} from "~/features/support/attachments.server";
 import { supportMessages } from "~/features/support/ticket-rules";
 import { textOf, type FormRefusal } from "~/platform/forms/form-answer";
 import {
@@ -12,7 +16,12 @@ import {
 } from "~/features/support/customer-tickets.server";
 import { staffTicketAction, staffTicketPage } from "~/features/support/staff-tickets.server";
 import { getConfig } from "~/platform/config.server";
-import { supportTickets, ticketAttachments, ticketMessages } from "~/platform/db/schema";
+import {
+  rateLimitBuckets,
+  supportTickets,
+  ticketAttachments,
+  ticketMessages,
+} from "~/platform/db/schema";
 import { loader as downloadLoader } from "~/routes/soporte-adjunto";
 import { partyOf, signedInAdmin, signedInCustomer } from "../support/customer-session";
 import { setupTestDatabase } from "../support/test-database";
@@ -49,6 +58,12 @@ type Party = { viewer: Viewer; cookie: string };
 let ana: Party;
 let luis: Party;
 let admin: Party;
+
+// This file posts dozens of tickets to check their files, not the hourly limits on posts
+// (tests/integration/ticket-quotas.test.ts): every post counts, refused or not (decision 033).
+beforeEach(async () => {
+  await database.db.delete(rateLimitBuckets).where(like(rateLimitBuckets.key, "%:user:%"));
+});
 
 beforeAll(async () => {
   ana = await partyOf(
@@ -359,7 +374,7 @@ describe("downloads", () => {
       "attachment; filename=\"captura _ 100_ (1).png\"; filename*=UTF-8''captura%20%C3%B1%20100%25%20%281%29.png",
     );
     expect(answer.headers.get("X-Content-Type-Options")).toBe("nosniff");
-    expect(answer.headers.get("Content-Security-Policy")).toBe("default-src 'none'; sandbox");
+    expect(answer.headers.get("Content-Security-Policy")).toBe(ATTACHMENT_POLICY);
     expect(answer.headers.get("Cache-Control")).toBe("private, no-store");
   });
 

@@ -69,4 +69,5 @@ export const hostileRoutes: readonly HostileRoute[] = [
   { name: "api/analitica (GET)", module: "routes/api-analitica.ts", role: "anonymous", kind: "loader" },
   { name: "sitemap.xml", module: "routes/sitemap[.]xml.ts", role: "anonymous", kind: "loader" },
   { name: "robots.txt", module: "routes/robots[.]txt.ts", role: "anonymous", kind: "loader" },
+  { name: "security.txt", module: "routes/security[.]txt.ts", role: "anonymous", kind: "loader" },
 ];

@@ -129,13 +129,13 @@ async function signInWithPassword(
       headers: request.headers,
       returnHeaders: true,
     });
-    await clearSignInFailures(email);
+    await clearSignInFailures({ clientAddress, email });
     return { ok: true, headers, userId: response.user.id, token: response.token, email };
   } catch (error) {
     const apiError = await authApiError(error);
     if (apiError?.body?.code === "EMAIL_NOT_VERIFIED") {
       // The password was right: only the address is still to be confirmed.
-      await clearSignInFailures(email);
+      await clearSignInFailures({ clientAddress, email });
       const headers = { "Set-Cookie": await pendingVerificationCookie().serialize(email) };
       return {
         ok: false,

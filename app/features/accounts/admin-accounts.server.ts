@@ -1,3 +1,4 @@
+import { isUniqueViolation } from "~/platform/db/errors";
 import { randomBytes } from "node:crypto";
 import { eq } from "drizzle-orm";
 import type pino from "pino";
@@ -33,7 +34,7 @@ export async function ensureAdmin(
   db: Database,
   rawEmail: string,
   password?: string,
-  { logger = getLogger() }: { logger?: pino.Logger } = {},
+  { logger = getLogger(), retried = false }: { logger?: pino.Logger; retried?: boolean } = {},
 ): Promise<EnsuredAdmin> {
   const email = normalizeEmail(rawEmail);
   const context = await auth.$context;
@@ -55,10 +56,17 @@ export async function ensureAdmin(
 
   let userId: string;
   if (!existing) {
-    const user = await context.internalAdapter.createUser(
-      { email, name: email.split("@")[0]!, emailVerified: true },
-      { method: "admin" },
-    );
+    let user;
+    try {
+      user = await context.internalAdapter.createUser(
+        { email, name: email.split("@")[0]!, emailVerified: true },
+        { method: "admin" },
+      );
+    } catch (error) {
+      // Another instance starting at the same moment created it: ensure that one instead.
+      if (retried || !isUniqueViolation(error, "users_email_idx")) throw error;
+      return ensureAdmin(auth, db, rawEmail, password, { logger, retried: true });
+    }
     await context.internalAdapter.linkAccount({
       userId: user.id,
       providerId: "credential",

@@ -5,6 +5,7 @@ import {
   backoffWait,
   clearFailures,
   hitRateLimit,
+  recentFailures,
   recordFailure,
   type BackoffRule,
   type RateLimitRule,
@@ -13,9 +14,13 @@ import {
 /** Abuse limits of the account actions: per client address and per account (e-mail). */
 export type AccountAction = "sign-in" | "sign-up" | "reset" | "new-password" | "resend";
 
-/** The new-password form names no account, only the mailed token: it is limited per address. */
+/**
+ * The new-password form names no account, only the mailed token: it is limited per address.
+ * Sign-in is counted per account *and client*: a count of the account alone would let anyone
+ * who knows the address lock its owner out (decision 036).
+ */
 const perAccount: Record<Exclude<AccountAction, "new-password">, RateLimitRule> = {
-  // The 11th wrong password for one account within a minute is refused.
+  // The 11th password for one account from one client within a minute is refused.
   "sign-in": { limit: 10, windowMs: 60_000 },
   "sign-up": { limit: 3, windowMs: 60 * 60_000 },
   reset: { limit: 3, windowMs: 15 * 60_000 },
@@ -38,24 +43,61 @@ export async function checkAccountLimits(
   });
   if (!byAddress.allowed) return byAddress.retryAfterSeconds;
   if (email && action !== "new-password") {
-    const byAccount = await hitRateLimit(db, `${action}:account:${email}`, perAccount[action]);
+    const key =
+      action === "sign-in"
+        ? `${action}:account:${email}:ip:${visitorKey(clientAddress)}`
+        : `${action}:account:${email}`;
+    const byAccount = await hitRateLimit(db, key, perAccount[action]);
     if (!byAccount.allowed) return byAccount.retryAfterSeconds;
   }
-  if (action === "sign-in") return backoffWait(db, failureCounters({ clientAddress, email }));
-  return undefined;
+  if (action !== "sign-in") return undefined;
+  const wait = await backoffWait(db, failureCounters({ clientAddress, email }));
+  if (wait === undefined && email) await slowDownGuessedAccount(email);
+  return wait;
 }
 
 /**
- * Failed sign-ins (customer and admin login alike) back off per account and per address: after
- * the free failures, 30 s, doubled with each further failure up to 15 minutes. An address that
- * has no account counts exactly like one that has, so the answer tells nothing about it.
+ * Failed sign-ins (customer and admin login alike) back off per client (its address, an IPv6
+ * /64) and per account from that client: after the free failures, 30 s, doubled with each
+ * further failure up to 15 minutes. The client guessing is held back, never the account: its
+ * owner signs in from another client at once (OWASP; decision 036). An address that has no
+ * account counts exactly like one that has, so the answer tells nothing about it.
  */
 const LOCKS = { firstLockMs: 30_000, maxLockMs: 15 * 60_000, forgetAfterMs: 24 * 60 * 60_000 };
 
+/**
+ * Guesses at one account spread over many clients (a botnet) are only slowed down: from the
+ * 10th failure within the hour, each attempt at the account waits 100 ms more, up to 2 s, before
+ * its password is checked. It never refuses, so it cannot be turned into a lockout.
+ */
+export const ACCOUNT_SLOWDOWN = {
+  freeFailures: 10,
+  stepMs: 100,
+  maxMs: 2_000,
+  forgetAfterMs: 60 * 60_000,
+};
+
+export function accountSlowdownMs(failures: number): number {
+  const { freeFailures, stepMs, maxMs } = ACCOUNT_SLOWDOWN;
+  return Math.min(Math.max(0, failures - freeFailures) * stepMs, maxMs);
+}
+
 const failureKey = {
   account: (email: string) => `sign-in-failures:account:${email}`,
+  accountFromClient: (email: string, clientAddress: string) =>
+    `sign-in-failures:account:${email}:ip:${visitorKey(clientAddress)}`,
   address: (clientAddress: string) => `sign-in-failures:ip:${visitorKey(clientAddress)}`,
 };
+
+async function slowDownGuessedAccount(email: string) {
+  const failures = await recentFailures(
+    getDb(),
+    failureKey.account(email),
+    ACCOUNT_SLOWDOWN.forgetAfterMs,
+  );
+  const delayMs = accountSlowdownMs(failures);
+  if (delayMs > 0) await new Promise((resolve) => setTimeout(resolve, delayMs));
+}
 
 function failureCounters({ clientAddress, email }: Attempt) {
   const counters: { key: string; rule: BackoffRule }[] = [
@@ -67,20 +109,33 @@ function failureCounters({ clientAddress, email }: Attempt) {
   ];
   if (email)
     counters.push({
-      key: failureKey.account(email),
+      key: failureKey.accountFromClient(email, clientAddress),
       // As many as the fixed window allows in a minute: the back-off takes over from there.
       rule: { freeFailures: perAccount["sign-in"].limit, ...LOCKS },
     });
   return counters;
 }
 
-/** A wrong password (or an address without an account): one more failure on both counters. */
+/**
+ * A wrong password (or an address without an account): one more failure for the client, for
+ * the account from that client, and for the account's slow-down.
+ */
 export async function recordSignInFailure(attempt: Attempt) {
   const db = getDb();
   for (const { key, rule } of failureCounters(attempt)) await recordFailure(db, key, rule);
+  if (attempt.email)
+    await recordFailure(db, failureKey.account(attempt.email), {
+      freeFailures: ACCOUNT_SLOWDOWN.freeFailures,
+      ...LOCKS,
+      forgetAfterMs: ACCOUNT_SLOWDOWN.forgetAfterMs,
+    });
 }
 
-/** The right password: the account's failures are forgotten; the address's are not. */
-export async function clearSignInFailures(email: string) {
-  await clearFailures(getDb(), failureKey.account(email));
+/**
+ * The right password: the account's failures from this client are forgotten; the client's own
+ * are not, nor the account's slow-down (an attacker elsewhere must not gain from the owner's
+ * success; it fades an hour after the last failure).
+ */
+export async function clearSignInFailures({ clientAddress, email }: Required<Attempt>) {
+  await clearFailures(getDb(), failureKey.accountFromClient(email, clientAddress));
 }

@@ -26,7 +26,7 @@ export function AdminAnalyticsSection({ report }: { report: AdminAnalytics }) {
     { label: "Visitas (entrada en el sitio)", value: funnel.visits },
     { label: "Vieron una página de servicio", value: funnel.serviceVisits },
     { label: "Abrieron la compra", value: funnel.dialogVisits },
-    { label: "Consulta, registro o pago", value: funnel.convertedVisits },
+    { label: "Enviaron una consulta", value: funnel.convertedVisits },
   ];
   return (
     <>
@@ -86,8 +86,8 @@ export function AdminAnalyticsSection({ report }: { report: AdminAnalytics }) {
             ))}
           </ol>
           <p className="mt-4 text-sm text-slate-600">
-            De todos los visitantes: {formatCount(report.conversions.enquiries)} consultas,{" "}
-            {formatCount(report.conversions.signups)} registros y{" "}
+            Según nuestros registros, en el periodo: {formatCount(report.conversions.enquiries)}{" "}
+            consultas, {formatCount(report.conversions.signups)} registros y{" "}
             {formatCount(report.conversions.payments)} pagos.
           </p>
         </section>

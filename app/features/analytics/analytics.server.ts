@@ -11,14 +11,20 @@ import {
   analyticsDays,
   analyticsEvents,
 } from "~/platform/db/schema";
+import { visitorKey } from "~/platform/security/client-address.server";
 import { SITE_TIME_ZONE } from "~/ui/dates";
-import { analyticsKinds, trackedPath } from "./analytics-rules";
+import { analyticsKinds, listedReferrer, trackedPath } from "./analytics-rules";
 
 /** Raw events are kept this many days; after that only their day's totals remain. */
 export const RAW_EVENT_DAYS = 30;
 const BEACON_MAX_BYTES = 2_048;
-/** Per address and minute: an office behind one address stays below; a script does not. */
-const BEACONS_PER_MINUTE = 600;
+/**
+ * Per address (an IPv6 /64 as one) and minute: an office behind one address stays below; a
+ * script does not.
+ */
+export const BEACONS_PER_MINUTE = 600;
+/** Senders whose minute is running that one instance keeps count of (a few MB at most). */
+export const BEACON_NETWORKS_TRACKED = 50_000;
 
 const beaconSchema = z.object({
   kind: z.enum(analyticsKinds),
@@ -41,14 +47,17 @@ export function deviceClass(userAgent: string): "mobile" | "tablet" | "desktop" 
   return "desktop";
 }
 
-/** The referring site's host, or null for none, for ourselves, or for something not a web URL. */
+/**
+ * The referring site as listed (a known site's host, or "otros sitios"), or null for none, for
+ * ourselves, or for something not a web URL.
+ */
 export function referrerHost(referrer: string | undefined, siteHost: string): string | null {
   if (!referrer) return null;
   try {
     const url = new URL(referrer);
     if (url.protocol !== "https:" && url.protocol !== "http:") return null;
     const host = url.hostname.toLowerCase().replace(/^www\./, "");
-    return host === siteHost.replace(/^www\./, "") ? null : host.slice(0, 100);
+    return host === siteHost.replace(/^www\./, "") ? null : listedReferrer(host);
   } catch {
     return null;
   }
@@ -78,16 +87,30 @@ export function visitorHash(address: string, userAgent: string, now = new Date()
     .slice(0, 22);
 }
 
+/** Each sender's running minute, in the order the minutes began (a Map keeps insertion order). */
 const recentBeacons = new Map<string, { count: number; resetAt: number }>();
-function withinRate(address: string, now = Date.now()): boolean {
-  if (recentBeacons.size > 50_000) recentBeacons.clear();
-  const entry = recentBeacons.get(address);
-  if (!entry || entry.resetAt <= now) {
-    recentBeacons.set(address, { count: 1, resetAt: now + 60_000 });
-    return true;
+
+/**
+ * Whether one more beacon from this address fits its minute. Counts are per /64 for IPv6 (one
+ * subscriber's many addresses). Only finished minutes are dropped, oldest first, so no flood of
+ * senders can reset another's count; while BEACON_NETWORKS_TRACKED minutes are running, a new
+ * sender waits for one to end (analytics loses a few views rather than its limit).
+ */
+export function beaconAllowed(address: string, now = Date.now()): boolean {
+  const key = visitorKey(address);
+  const entry = recentBeacons.get(key);
+  if (entry && entry.resetAt > now) {
+    entry.count += 1;
+    return entry.count <= BEACONS_PER_MINUTE;
   }
-  entry.count += 1;
-  return entry.count <= BEACONS_PER_MINUTE;
+  recentBeacons.delete(key);
+  for (const [oldest, { resetAt }] of recentBeacons) {
+    if (resetAt > now) break;
+    recentBeacons.delete(oldest);
+  }
+  if (recentBeacons.size >= BEACON_NETWORKS_TRACKED) return false;
+  recentBeacons.set(key, { count: 1, resetAt: now + 60_000 });
+  return true;
 }
 
 const noContent = () => new Response(null, { status: 204 });
@@ -120,7 +143,7 @@ export async function recordBeacon(
   const path = trackedPath(parsed.path);
   if (!path || !userAgent || NOT_A_VISITOR.test(userAgent) || /prefetch|prerender/i.test(purpose))
     return noContent();
-  if (!withinRate(clientAddress)) return refused(429, "Demasiadas solicitudes.");
+  if (!beaconAllowed(clientAddress)) return refused(429, "Demasiadas solicitudes.");
   const optedOut = headers.get("sec-gpc") === "1" || headers.get("dnt") === "1";
   const visitId = optedOut ? null : (parsed.visit ?? null);
   await getDb()
@@ -164,12 +187,12 @@ function dayTotals(db: Database, where: SQL | undefined) {
         )})`,
       ).as("service_visits"),
       dialogVisits: visitsWhere(sql`${e.kind} = 'purchase_dialog'`).as("dialog_visits"),
-      convertedVisits: visitsWhere(sql`${e.kind} in ('enquiry', 'signup', 'payment')`).as(
-        "converted_visits",
-      ),
+      convertedVisits: visitsWhere(sql`${e.kind} = 'enquiry'`).as("converted_visits"),
       enquiries: sql<number>`count(*) filter (where ${e.kind} = 'enquiry')::int`.as("enquiries"),
-      signups: sql<number>`count(*) filter (where ${e.kind} = 'signup')::int`.as("signups"),
-      payments: sql<number>`count(*) filter (where ${e.kind} = 'payment')::int`.as("payments"),
+      // No longer reported by beacons (decision 035): the report counts them from our records.
+      // The columns stay for the days rolled up before.
+      signups: sql<number>`0`.as("signups"),
+      payments: sql<number>`0`.as("payments"),
     })
     .from(e)
     .where(where)
@@ -270,12 +293,8 @@ export async function analyticsReport(days: number, db: Database = getDb()) {
       returningVisits: sum("returningVisits"),
       serviceVisits: sum("serviceVisits"),
       dialogVisits: sum("dialogVisits"),
+      /** Visits that reported an enquiry: a beacon, so the staff report caps it (decision 035). */
       convertedVisits: sum("convertedVisits"),
-    },
-    conversions: {
-      enquiries: sum("enquiries"),
-      signups: sum("signups"),
-      payments: sum("payments"),
     },
     pages,
     referrers,

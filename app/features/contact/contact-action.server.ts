@@ -8,6 +8,8 @@ import {
   type FormFields,
 } from "~/platform/forms/form-answer";
 import { notice, readForm, refuse } from "~/platform/http/form-reply.server";
+import { SUBMISSION_KEY_FIELD } from "~/platform/forms/submission-key";
+import { submissionKeyOf } from "~/platform/forms/submission-key.server";
 import { HUMAN_CHECK_FIELD, verifyHumanCheck } from "~/platform/human-check/human-check.server";
 import { getLogger } from "~/platform/logger.server";
 import { getMailWorker } from "~/platform/mail/mailer.server";
@@ -15,9 +17,16 @@ import { visitorKey } from "~/platform/security/client-address.server";
 import { hitRateLimit } from "~/platform/security/rate-limit.server";
 import type { ContactAnswerCode } from "./contact-messages";
 import { contactSchema, type ContactErrorCode } from "./contact-schema";
-import { storeEnquiry } from "./enquiries.server";
+import { enquiryStored, storeEnquiry } from "./enquiries.server";
 
-export type ContactFormValues = { name: string; email: string; service: string; message: string };
+export type ContactFormValues = {
+  name: string;
+  email: string;
+  service: string;
+  message: string;
+  /** The form's idempotency key, sent back so that a retry of this post is recognised. */
+  submissionKey: string;
+};
 
 /**
  * What the contact action answers: the notice 'sent', or a refusal: the fields' problems with
@@ -59,12 +68,15 @@ function formValues(fields: FormFields): ContactFormValues {
     email: read("email"),
     service: read("service"),
     message: read("message"),
+    submissionKey: read(SUBMISSION_KEY_FIELD).slice(0, 64),
   };
 }
 
 /**
  * The contact action: validate, rate-limit, check the proof of work, store with its mails; a
- * 4xx for bad input, never a 500.
+ * 4xx for bad input, never a 500. A retry of a stored enquiry (same form key, same text: its
+ * first answer was lost, a 503 as the database dropped after the commit) is answered 'sent'
+ * again and stored once (decision 036).
  */
 export async function handleContactSubmission(request: Request, clientAddress: string) {
   const log = getLogger();
@@ -89,15 +101,23 @@ export async function handleContactSubmission(request: Request, clientAddress: s
         status: 429,
         retryAfter: limit.retryAfterSeconds,
       });
+    const { name, email, service, message } = validation.data;
+    const submissionKey = submissionKeyOf(form.fields, [name, email, service, message]);
+    // Before the proof of work: the retry's solution was spent by the first post.
+    if (submissionKey && (await enquiryStored(db, submissionKey))) {
+      log.info({ service }, "enquiry retried: answered as stored");
+      return notice<ContactAnswerCode>("sent");
+    }
     if (!(await verifyHumanCheck(form.fields[HUMAN_CHECK_FIELD] ?? "")))
       return refuse<ContactAnswerCode>("human-check-failed");
-    const confirm = await mayConfirm(db, validation.data.email);
-    const { id } = await storeEnquiry(db, validation.data, { confirm });
+    const confirm = await mayConfirm(db, email);
+    const stored = await storeEnquiry(db, validation.data, { confirm, submissionKey });
     getMailWorker().wake();
-    log.info({ enquiryId: id, service: validation.data.service, confirm }, "enquiry stored");
+    log.info({ enquiryId: stored?.id, service, confirm }, "enquiry stored");
     return notice<ContactAnswerCode>("sent");
   } catch (error) {
     log.error({ err: error }, "storing an enquiry failed");
-    return refuse<ContactAnswerCode>("error", { status: 503 });
+    // The values (with the form's key) come back: a retry without JavaScript is recognised too.
+    return refuse<ContactAnswerCode>("error", { status: 503, values });
   }
 }

@@ -12,6 +12,7 @@ import { VAT_INCLUDED } from "~/features/catalogue/vat";
 import { usePageViewer } from "~/features/identity/page-viewer";
 import { HumanCheck } from "~/platform/human-check/human-check";
 import { Button } from "~/ui/button";
+import { SubmissionKeyField } from "~/ui/submission-key-field";
 import { Field, Select, TextArea, ValidatedForm, type FormReply } from "~/ui/form";
 import { showToast } from "~/ui/toast";
 import type { ContactAnswer } from "./contact-action.server";
@@ -143,6 +144,7 @@ export function ContactForm({
         value={message}
         onChange={(event) => setMessage(event.target.value)}
       />
+      <SubmissionKeyField kept={echoed?.submissionKey || undefined} />
       <div className="hidden" aria-hidden="true">
         <label>
           No rellenes este campo

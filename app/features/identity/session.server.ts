@@ -2,6 +2,7 @@ import { and, eq } from "drizzle-orm";
 import { redirect } from "react-router";
 import { getDb } from "~/platform/db/database.server";
 import { sessions, userRoles } from "~/platform/db/schema";
+import { unlessDatabaseAway } from "~/platform/http/maintenance.server";
 import { redirectWithToast } from "~/platform/http/toast.server";
 import { safeReturnPath, withReturnPath } from "./return-path";
 import { getAuth, hasSessionCookie, SESSION_ABSOLUTE_LIFETIME_MS } from "./auth.server";
@@ -13,18 +14,17 @@ export type Viewer = { id: string; email: string; emailVerified: boolean; create
 /**
  * The signed-in user of a request, and the headers to pass on: reading the session may renew it
  * (7 days, renewed daily while in use), which sets a fresh cookie. A session past its absolute
- * lifetime is ended here instead, and the headers clear its cookie.
+ * lifetime is ended here instead, and the headers clear its cookie. With the database away the
+ * lookup throws the maintenance page (503).
  */
 export async function getViewer(
   request: Request,
 ): Promise<{ viewer: Viewer | null; headers: Headers }> {
   if (!hasSessionCookie(request)) return { viewer: null, headers: new Headers() };
-  const { headers, response } = await (
-    await getAuth()
-  ).api.getSession({
-    headers: request.headers,
-    returnHeaders: true,
-  });
+  // While the database is away a signed-in page is in maintenance (503), not signed out.
+  const { headers, response } = await unlessDatabaseAway(async () =>
+    (await getAuth()).api.getSession({ headers: request.headers, returnHeaders: true }),
+  );
   if (response && (await outlived(response.session.createdAt, response.user.id)))
     return { viewer: null, headers: await signOutHeaders(request) };
   const user = response?.user;

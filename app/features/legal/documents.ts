@@ -282,7 +282,7 @@ export function privacyDocument(company: CompanyDetails): LegalDocument {
                 "Consentimiento (art. 6.1.a RGPD) y, cuando la consulta se refiere a la contratación de un servicio, aplicación de medidas precontractuales (art. 6.1.b RGPD).",
               ],
               [
-                "Contar las visitas de forma agregada: páginas vistas por día, sitio de procedencia, tipo de dispositivo y una estimación de los visitantes únicos de cada día, sin cookies y sin guardar nada en su dispositivo. Su dirección IP y los datos de su navegador solo se usan en el momento para calcular una huella cifrada con una clave que cambia cada día y no se guarda, y no se almacenan.",
+                "Contar las visitas de forma agregada: páginas vistas por día, sitio de procedencia, tipo de dispositivo y una estimación de los visitantes únicos de cada día, sin cookies y sin guardar nada en su dispositivo. Su dirección IP y los datos de su navegador solo se usan en el momento para calcular una huella cifrada con una clave que cambia cada día y no se guarda, y no se almacenan. En el registro técnico de estas solicitudes queda solo la red de su dirección (sus tres primeros números, o sus tres primeros grupos en IPv6), nunca la dirección completa.",
                 "Interés legítimo (art. 6.1.f RGPD) en conocer el uso del sitio, con datos que no permiten identificarle.",
               ],
               [

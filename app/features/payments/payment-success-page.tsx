@@ -1,13 +1,10 @@
 import { CheckCircle2, Mail, PhoneCall } from "lucide-react";
-import { useEffect } from "react";
 import { Link, useSearchParams } from "react-router";
-import { track } from "~/features/analytics/track";
 import { ButtonLink } from "~/ui/button";
 
 /** /pago-exitoso, where a paid checkout lands: what was bought and what happens next. */
 export function PaymentSuccessPage() {
   const [params] = useSearchParams();
-  useEffect(() => track("payment"), []);
   // Rendered as text by React, so a crafted parameter can never become markup.
   const service = params.get("service")?.trim().slice(0, 120) || "servicio";
   return (

@@ -156,6 +156,10 @@ const notFound = () =>
     headers: { "Content-Type": "text/plain; charset=utf-8", "Cache-Control": "private, no-store" },
   });
 
+/** Stricter than the site's policy in every directive it has. */
+export const ATTACHMENT_POLICY =
+  "default-src 'none'; sandbox; frame-ancestors 'none'; base-uri 'none'; form-action 'none'";
+
 /**
  * GET /soporte/adjuntos/:attachmentId: the file, for the ticket's owner or staff; for anyone else,
  * signed in or not, it does not exist (404), so an id tells nobody that a file is behind it.
@@ -183,7 +187,9 @@ export async function attachmentDownload(
       "Content-Length": String(file.content.length),
       "Content-Disposition": contentDisposition(file.fileName),
       "X-Content-Type-Options": "nosniff",
-      "Content-Security-Policy": "default-src 'none'; sandbox",
+      // The one policy of the answer (it replaces the site's): nothing in the file may run,
+      // load, frame it, post or navigate.
+      "Content-Security-Policy": ATTACHMENT_POLICY,
       "Cache-Control": "private, no-store",
     },
   });

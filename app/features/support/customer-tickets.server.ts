@@ -7,10 +7,16 @@ import { redirectWithToast } from "~/platform/http/toast.server";
 import { getLogger } from "~/platform/logger.server";
 import { getMailWorker } from "~/platform/mail/mailer.server";
 import { enqueueMails } from "~/platform/mail/outbox.server";
-import { hitRateLimit } from "~/platform/security/rate-limit.server";
+import { refuse as refuseForm } from "~/platform/http/form-reply.server";
 import type { CheckedAttachment } from "./attachments.server";
-import { staffNoticeMail } from "./support-mails.server";
+import { staffNoticeMail, staffNoticeWanted } from "./support-mails.server";
 import { checkForm } from "~/platform/forms/form-answer";
+import {
+  AttachmentQuotaExceeded,
+  ensureRoomForFiles,
+  refusalBeforeBody,
+  type TicketPostRefusal,
+} from "./ticket-quotas.server";
 import { checkMessage, readForm, refuse } from "./ticket-forms.server";
 import {
   acceptsMessages,
@@ -30,7 +36,13 @@ import {
 
 /** The first staff answer is due this long after a ticket is opened (the home page's promise). */
 const FIRST_RESPONSE_HOURS = 24;
-const TICKETS_PER_CUSTOMER = { limit: 10, windowMs: 60 * 60_000 };
+
+/** A limit met before the body was read: the form's answer, without the text (never read). */
+const refuseUnread = ({ code, status, retryAfter }: TicketPostRefusal) =>
+  refuseForm(code, { status, retryAfter });
+
+const bytesOf = (attachments: CheckedAttachment[]) =>
+  attachments.reduce((sum, attachment) => sum + attachment.size, 0);
 
 /** A ticket with its conversation, for its owner; anyone else's ticket does not exist (404). */
 export async function customerTicketPage(viewer: Viewer, ticketId: string) {
@@ -74,6 +86,7 @@ export async function openTicket(
   attachments: CheckedAttachment[] = [],
 ) {
   const ticket = await getDb().transaction(async (tx) => {
+    await ensureRoomForFiles(tx, viewer.id, bytesOf(attachments));
     const ticketNumber = await nextTicketNumber(tx);
     const [created] = await tx
       .insert(supportTickets)
@@ -102,14 +115,14 @@ export async function openTicket(
 
 /** POST of the creation form. */
 export async function createTicketAction(request: Request, viewer: Viewer) {
+  const early = await refusalBeforeBody(request, viewer, "ticket");
+  if (early) return refuseUnread(early);
   const { form, files } = await readForm(request);
   if (!form) return refuse("saveFailed");
   const checked = await checkMessage(checkForm(newTicketSchema, form), files);
   if (!checked.ok) return refuse(checked.errors, 400, form);
   if (checked.data.purchaseId && !(await ownPurchase(viewer, checked.data.purchaseId)))
     return refuse([{ code: "purchaseUnknown", field: "purchaseId" }], 400, form);
-  const limit = await hitRateLimit(getDb(), `tickets:user:${viewer.id}`, TICKETS_PER_CUSTOMER);
-  if (!limit.allowed) return refuse("tooManyTickets", 429, form);
   try {
     const ticket = await openTicket(viewer, checked.data, checked.attachments);
     return redirectWithToast(`/mi-cuenta/tickets/${ticket.id}`, {
@@ -117,12 +130,16 @@ export async function createTicketAction(request: Request, viewer: Viewer) {
       ...supportMessages.ticketCreated,
     });
   } catch (error) {
+    if (error instanceof AttachmentQuotaExceeded) return refuse("attachmentQuota", 413, form);
     getLogger().error({ err: error }, "opening a ticket failed");
     return refuse("saveFailed", 503, form);
   }
 }
 
-/** A message of the customer: a resolved ticket opens again; a closed one takes none. */
+/**
+ * A message of the customer: a resolved ticket opens again; a closed one takes none. The company
+ * inbox hears of it unless it already has an unread notice of this ticket (decision 033).
+ */
 async function addCustomerMessage(
   ticket: FoundTicket,
   viewer: Viewer,
@@ -130,6 +147,7 @@ async function addCustomerMessage(
   attachments: CheckedAttachment[],
 ) {
   await getDb().transaction(async (tx) => {
+    await ensureRoomForFiles(tx, viewer.id, bytesOf(attachments));
     await appendMessage(
       tx,
       ticket.id,
@@ -144,7 +162,9 @@ async function addCustomerMessage(
         closedAt: sql`case when ${supportTickets.status} = 'resolved' then null else ${supportTickets.closedAt} end`,
       })
       .where(eq(supportTickets.id, ticket.id));
-    await enqueueMails(tx, [staffNoticeMail(ticket, body, false, mailContext())]);
+    // After the update: its row lock makes a burst on one ticket look here one at a time.
+    if (await staffNoticeWanted(tx, ticket))
+      await enqueueMails(tx, [staffNoticeMail(ticket, body, false, mailContext())]);
   });
   getMailWorker().wake();
 }
@@ -152,6 +172,8 @@ async function addCustomerMessage(
 /** POST on the customer's ticket page: a new message, or 'resolved'. */
 export async function customerTicketAction(request: Request, viewer: Viewer, ticketId: string) {
   const ticket = await requireTicket(ticketId, viewer.id);
+  const early = await refusalBeforeBody(request, viewer, "message");
+  if (early) return refuseUnread(early);
   const { form, files } = await readForm(request);
   const back = `/mi-cuenta/tickets/${ticket.id}`;
   if (!acceptsMessages(ticket.status)) return refuse("ticketClosed", 409);
@@ -172,6 +194,7 @@ export async function customerTicketAction(request: Request, viewer: Viewer, tic
   try {
     await addCustomerMessage(ticket, viewer, checked.data.message, checked.attachments);
   } catch (error) {
+    if (error instanceof AttachmentQuotaExceeded) return refuse("attachmentQuota", 413, form);
     getLogger().error({ err: error }, "adding a ticket message failed");
     return refuse("saveFailed", 503, form);
   }

@@ -1,6 +1,9 @@
+import { and, eq, gt, inArray, like, or, sql } from "drizzle-orm";
+import { mailOutbox, ticketMessages } from "~/platform/db/schema";
 import { escapeHtml, escapeMultiline, renderMailLayout, singleLine } from "~/platform/mail/html";
 import type { OutgoingMail } from "~/platform/mail/outbox.server";
 import { categoryLabel, ticketStatusLabel } from "./ticket-rules";
+import type { Tx } from "./ticket-store.server";
 
 type MailContext = { brandName: string; siteUrl: string; contactInbox: string };
 type TicketRef = { id: string; ticketNumber: string; subject: string; category: string };
@@ -57,6 +60,11 @@ ${paragraphs.map((text) => `<p>${escapeHtml(text)}</p>`).join("\n")}${quoted}
   };
 }
 
+const STAFF_NOTICE = "ticket-staff-notice";
+const staffNoticeHeads = { ticket: "Nuevo ticket", message: "Nuevo mensaje en el ticket" };
+/** A notice sent this recently still stands for the messages after it. */
+const STAFF_NOTICE_QUIET_MINUTES = 10;
+
 /** To the company inbox: a new ticket, or a new message of the customer. */
 export function staffNoticeMail(
   ticket: TicketRef,
@@ -64,9 +72,9 @@ export function staffNoticeMail(
   isNewTicket: boolean,
   context: MailContext,
 ): OutgoingMail {
-  const what = isNewTicket ? "Nuevo ticket" : "Nuevo mensaje en el ticket";
+  const what = isNewTicket ? staffNoticeHeads.ticket : staffNoticeHeads.message;
   return mail(
-    "ticket-staff-notice",
+    STAFF_NOTICE,
     context.contactInbox,
     `${what} ${ticket.ticketNumber}: ${ticket.subject}`,
     context,
@@ -119,4 +127,40 @@ export function customerStatusMail(
       link: { href: customerLink(ticket, context), label: "Ver el ticket" },
     },
   );
+}
+
+/**
+ * Whether a new message of the customer should mail the company inbox: not while a notice of this
+ * ticket queued since staff last wrote in it is still unsent, or was sent less than 10 minutes
+ * ago. A burst of messages is one mail; the panel shows them all (decision 033). Notices are
+ * found by their subject, which starts with the ticket's number.
+ */
+export async function staffNoticeWanted(
+  tx: Pick<Tx, "select">,
+  ticket: Pick<TicketRef, "id" | "ticketNumber">,
+): Promise<boolean> {
+  const lastStaffMessage = tx
+    .select({ at: sql`max(${ticketMessages.createdAt})` })
+    .from(ticketMessages)
+    .where(and(eq(ticketMessages.ticketId, ticket.id), eq(ticketMessages.author, "staff")));
+  const [standing] = await tx
+    .select({ id: mailOutbox.id })
+    .from(mailOutbox)
+    .where(
+      and(
+        eq(mailOutbox.kind, STAFF_NOTICE),
+        or(
+          ...Object.values(staffNoticeHeads).map((head) =>
+            like(mailOutbox.subject, `${head} ${ticket.ticketNumber}:%`),
+          ),
+        ),
+        or(
+          inArray(mailOutbox.status, ["pending", "sending"]),
+          gt(mailOutbox.sentAt, sql`now() - make_interval(mins => ${STAFF_NOTICE_QUIET_MINUTES})`),
+        ),
+        sql`${mailOutbox.createdAt} > coalesce((${lastStaffMessage}), '-infinity'::timestamptz)`,
+      ),
+    )
+    .limit(1);
+  return !standing;
 }

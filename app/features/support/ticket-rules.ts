@@ -14,6 +14,8 @@ export const TICKET_LIMITS = {
 
 /** Files of one message: PNG, JPEG, WebP, PDF or plain text, each type found from the content. */
 export const ATTACHMENT_LIMITS = { maxFiles: 3, maxBytes: 5 * 1024 * 1024 } as const;
+/** The files of all of one customer's messages together, in MB (decision 033). */
+export const ATTACHMENT_QUOTA_MB = 50;
 
 /** What the file picker offers; the server decides from the bytes, whatever the name says. */
 export const attachmentAccept =
@@ -135,6 +137,15 @@ export const supportMessages = {
   tooManyTickets: {
     title: "Demasiados tickets",
     description: "Has creado varios tickets seguidos. Espera unos minutos e inténtalo de nuevo.",
+  },
+  tooManyMessages: {
+    title: "Demasiados mensajes",
+    description:
+      "Has enviado muchos mensajes en la última hora. Los anteriores ya nos han llegado; espera un rato antes de enviar otro.",
+  },
+  attachmentQuota: {
+    title: "Sin espacio para más archivos",
+    description: `Tus tickets ya guardan casi ${ATTACHMENT_QUOTA_MB} MB de archivos, el máximo por cliente. El mensaje no se ha enviado: envíalo sin archivos o con archivos más pequeños.`,
   },
 } satisfies MessageBook;
 

@@ -64,9 +64,15 @@ export const contactInquiries = pgTable(
     /** Set when staff mark the enquiry handled (answered or dealt with); null while pending. */
     handledAt: timestamp("handled_at", { withTimezone: true, mode: "date" }),
     handledBy: text("handled_by"),
+    /**
+     * The form's idempotency key (a random key per form, hashed with the enquiry): a retry of a
+     * post whose answer was lost finds its enquiry instead of storing it twice (decision 036).
+     */
+    submissionKey: text("submission_key"),
   },
   (table) => [
     index("contact_inquiries_created_at_idx").on(table.createdAt, table.id),
+    uniqueIndex("contact_inquiries_submission_key_idx").on(table.submissionKey),
     index("contact_inquiries_pending_idx")
       .on(table.createdAt, table.id)
       .where(sql`${table.handledAt} is null`),

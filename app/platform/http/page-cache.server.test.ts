@@ -71,7 +71,7 @@ describe("public pages through the page cache", () => {
       next();
     });
     const cache = createPageCache({
-      paths: ["/", "/saludo", "/galleta", "/azar"],
+      paths: ["/", "/saludo", "/galleta", "/azar", "/campana"],
       isProduction: true,
     });
     app.use(cache.serve);
@@ -83,6 +83,9 @@ describe("public pages through the page cache", () => {
     });
     app.get("/saludo", (_req, res) => {
       res.type("html").send(`<p>${"hola ".repeat(200)}</p>`);
+    });
+    app.get("/campana", (_req, res) => {
+      res.type("html").send(`<p>${"oferta ".repeat(200)}</p>`);
     });
     // Every render differs, as each carries its own nonce.
     app.get("/azar", (_req, res) => {
@@ -196,6 +199,21 @@ describe("public pages through the page cache", () => {
       await new Promise((resolve) => setTimeout(resolve, 10));
       expect((await get("/azar", { "accept-encoding": "br" })).headers.etag).toBe(headers.etag);
     }
+  });
+
+  it("serve a page asked for with any query from the page's one entry", async () => {
+    const page = await cached("/saludo", { "accept-encoding": "br" });
+    for (const query of ["?utm_source=x&fbclid=y", "?gclid=1", "?comprar=ciberseguridad", "?"]) {
+      const answer = await get(`/saludo${query}`, { "accept-encoding": "br" });
+      expect(answer.headers["x-page-cache"], query).toBe("hit");
+      expect(answer.headers.etag, query).toBe(page.headers.etag);
+      expect(answer.body.equals(page.body), query).toBe(true);
+    }
+    // The first render may come with a query: the entry is the page's all the same.
+    expect((await get("/campana?utm_campaign=primera")).headers["x-page-cache"]).toBeUndefined();
+    await expect.poll(async () => (await get("/campana")).headers["x-page-cache"]).toBe("hit");
+    // A path that is not a public page is never served from the cache, query or not.
+    expect((await get("/saludo/otra?utm_source=x")).headers["x-page-cache"]).toBeUndefined();
   });
 
   it("are private, without ETag, to a signed-in visitor or one with a flash", async () => {

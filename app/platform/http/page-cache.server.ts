@@ -75,6 +75,18 @@ export function etagMatches(ifNoneMatch: string | undefined, etag: string): bool
 }
 
 /**
+ * A public page's key is its path alone: its server render reads nothing from the query (the
+ * `?comprar=` of the purchase dialog is read in the browser, after hydration), so
+ * `/?utm_source=x&fbclid=y` is the same bytes as `/` and is served from the same entry, while the
+ * browser keeps the address it asked for. A public page that one day renders from a query
+ * parameter must not be in `publicPaths`, or must key by it here (decision 034).
+ */
+export function pageKey(req: Request): string {
+  const queryStart = req.originalUrl.indexOf("?");
+  return queryStart === -1 ? req.originalUrl : req.originalUrl.slice(0, queryStart);
+}
+
+/**
  * Two middlewares over one store: `serve` answers hits as early as possible; `capture` sits after
  * compression, so it sees the uncompressed HTML of a miss.
  */
@@ -89,11 +101,11 @@ export function createPageCache({
   const pages = new Map<string, CachedPage>();
   const applies = (req: Request) =>
     req.method === "GET" &&
-    cacheable.has(req.originalUrl) &&
+    cacheable.has(pageKey(req)) &&
     !PERSONAL_COOKIE.test(req.get("cookie") ?? "");
 
   const serve: RequestHandler = (req, res, next) => {
-    const cached = applies(req) ? pages.get(req.originalUrl) : undefined;
+    const cached = applies(req) ? pages.get(pageKey(req)) : undefined;
     if (!cached) return next();
     sendCached(
       res,
@@ -105,9 +117,9 @@ export function createPageCache({
 
   const capture: RequestHandler = (req, res, next) => {
     if (!applies(req)) return next();
+    const key = pageKey(req);
     captureBody(res, async (html) => {
-      if (res.statusCode !== 200 || res.getHeader("set-cookie") || pages.has(req.originalUrl))
-        return;
+      if (res.statusCode !== 200 || res.getHeader("set-cookie") || pages.has(key)) return;
       const csp = contentSecurityPolicy(null, {
         isProduction,
         scriptHashes: scriptHashes(html.toString("utf8")),
@@ -118,8 +130,8 @@ export function createPageCache({
       ]);
       // Two misses at once render twice (each with its own nonce): the first stored stays, so
       // a page's bytes and ETags never change while the process lives.
-      if (pages.has(req.originalUrl)) return;
-      pages.set(req.originalUrl, {
+      if (pages.has(key)) return;
+      pages.set(key, {
         identity: variant(html),
         br: variant(br),
         gzip: variant(gz),

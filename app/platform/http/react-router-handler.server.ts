@@ -1,6 +1,6 @@
-import { createReadableStreamFromReadable } from "@react-router/node";
 import type express from "express";
 import { createRequestHandler, type ServerBuild } from "react-router";
+import { BAD_REQUEST_TEXT, requestUrl } from "./request-url.server";
 
 /**
  * React Router behind Express: the Fetch request made from Express's, and the Fetch response
@@ -23,6 +23,10 @@ export function reactRouterHandler({
 }): express.RequestHandler {
   const handle = createRequestHandler(build, mode);
   return async (req, res, next) => {
+    if (!requestUrl(req)) {
+      res.status(400).type("text/plain").send(BAD_REQUEST_TEXT);
+      return;
+    }
     try {
       const response = await handle(requestFrom(req, res), getLoadContext(req, res) as never);
       await sendResponse(res, response);
@@ -32,10 +36,14 @@ export function reactRouterHandler({
   };
 }
 
-/** The Fetch request of an Express request; aborted if the client leaves before the answer. */
+/**
+ * The Fetch request of an Express request; aborted if the client leaves before the answer. Its
+ * URL is this site's validated origin and the request's path (`//evil.com/precios` stays a path,
+ * decision 034); a request without a valid one is refused before this is called.
+ */
 export function requestFrom(req: express.Request, res: express.Response): Request {
-  // Express reads X-Forwarded-Proto/-Host only when 'trust proxy' says the proxy is ours.
-  const url = new URL(req.originalUrl, `${req.protocol}://${req.host || "localhost"}`);
+  const url = requestUrl(req);
+  if (!url) throw new Error(`no valid address for ${req.method} ${req.originalUrl}`);
   const headers = new Headers();
   for (const [name, value] of Object.entries(req.headers)) {
     if (Array.isArray(value)) for (const each of value) headers.append(name, each);
@@ -51,10 +59,65 @@ export function requestFrom(req: express.Request, res: express.Response): Reques
     signal: controller.signal,
   };
   if (req.method !== "GET" && req.method !== "HEAD") {
-    init.body = createReadableStreamFromReadable(req);
+    init.body = bodyStream(req, res);
     init.duplex = "half";
   }
   return new Request(url, init);
+}
+
+/** What the body stream buffers before it stops reading the socket. */
+const BODY_BUFFER_BYTES = 64 * 1024;
+
+/**
+ * The request body as a Fetch stream that reads the socket only when the handler reads it, and
+ * that, when the handler gives up on it (an answer before the body, a form over its limit),
+ * discards the rest instead of destroying the socket: destroying it with bytes unread makes the
+ * kernel reset the connection, the answer is lost, and nginx answers 502 and counts the
+ * instance as failing. What is left unread when the answer is sent is discarded too (a stream
+ * left paused would hold the connection until it timed out); never read at all, Node drains it.
+ */
+function bodyStream(req: express.Request, res: express.Response): ReadableStream<Uint8Array> {
+  let listening = false;
+  let controller!: ReadableStreamDefaultController<Uint8Array>;
+  const onData = (chunk: Buffer) => {
+    controller.enqueue(new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength));
+    if ((controller.desiredSize ?? 0) <= 0) req.pause();
+  };
+  const onEnd = () => controller.close();
+  const onClose = () => {
+    if (!req.complete) controller.error(new Error("the client closed the request"));
+  };
+  const stopListening = () => {
+    req.off("data", onData);
+    req.off("end", onEnd);
+    req.off("close", onClose);
+  };
+  res.once("finish", () => {
+    if (req.complete || !listening) return;
+    stopListening();
+    req.resume();
+  });
+  return new ReadableStream<Uint8Array>(
+    {
+      start(streamController) {
+        controller = streamController;
+      },
+      pull() {
+        if (!listening) {
+          listening = true;
+          req.on("data", onData);
+          req.once("end", onEnd);
+          req.once("close", onClose);
+        }
+        req.resume();
+      },
+      cancel() {
+        stopListening();
+        req.resume();
+      },
+    },
+    { highWaterMark: BODY_BUFFER_BYTES, size: (chunk) => chunk.byteLength },
+  );
 }
 
 type Flushable = express.Response & { flush?: () => void };
@@ -71,7 +134,12 @@ export async function sendResponse(res: Flushable, response: Response): Promise<
   }
   res.statusMessage = response.statusText;
   res.status(response.status);
-  for (const [name, value] of response.headers) res.append(name, value);
+  for (const [name, value] of response.headers) {
+    // A response's own policy (an attachment's sandbox) replaces the site-wide one set before:
+    // two policies would both apply, and one header says which is meant.
+    if (name === "content-security-policy") res.setHeader(name, value);
+    else res.append(name, value);
+  }
   if (!response.body) {
     res.end();
     return;

@@ -24,7 +24,7 @@ let close: () => void = () => undefined;
 
 beforeAll(async () => {
   const app = express();
-  app.use(requestLog(createLogger("info", output)));
+  app.use(requestLog(createLogger("info", output), { coarseAddressPaths: ["/api/analitica"] }));
   // The two links Better Auth mails, answered as it does: a redirect that carries the token on.
   app.get("/api/auth/reset-password/:token", (req, res) => {
     res.redirect(`/actualizar-password?token=${req.params.token}`);
@@ -87,6 +87,15 @@ describe("the request log", () => {
     const written = lines.join("\n");
     expect(written).not.toContain(resetToken);
     expect(written).not.toContain(verificationJwt.split(".")[2]);
+  });
+
+  it("keeps only the network of an analytics beacon's address, and every other address whole", async () => {
+    const beacon = await request("/api/analitica?x=1", { method: "POST", body: "{}" });
+    expect(beacon.lines).toEqual([
+      expect.objectContaining({ path: "/api/analitica", ip: "127.0.0.0/24" }),
+    ]);
+    const page = await request("/precios");
+    expect(page.lines).toEqual([expect.objectContaining({ path: "/precios", ip: "127.0.0.1" })]);
   });
 
   it("censors secret fields and the tokens of logged URLs in a handler's own lines", async () => {

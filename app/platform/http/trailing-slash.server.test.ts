@@ -1,14 +1,14 @@
 import type { AddressInfo } from "node:net";
 import express from "express";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { redirectTrailingSlash } from "./trailing-slash.server";
+import { redirectExtraSlashes } from "./trailing-slash.server";
 
 let base = "";
 let close: () => void = () => undefined;
 
 beforeAll(async () => {
   const app = express();
-  app.use(redirectTrailingSlash);
+  app.use(redirectExtraSlashes);
   app.all("/{*splat}", (req, res) => {
     res.type("text/plain").send(`page ${req.originalUrl}`);
   });
@@ -59,8 +59,20 @@ describe("a path with a trailing slash", () => {
     expect(new URL(answer.location!, "https://www.example.es").host).toBe("www.example.es");
   });
 
+  it.each([
+    ["//evil.com/precios", "/evil.com/precios"],
+    ["/\\evil.com/precios", "/evil.com/precios"],
+    ["///evil.com/precios?comprar=x", "/evil.com/precios?comprar=x"],
+    ["//precios", "/precios"],
+  ])("%s, without a trailing slash, also stays on this site (%s)", async (from, to) => {
+    const answer = await send(from);
+    expect(answer).toEqual({ status: 301, location: to });
+    expect(new URL(answer.location!, "https://www.example.es").host).toBe("www.example.es");
+  });
+
   it("keeps the method and body of a form post (308)", async () => {
     expect(await send("/contacto/", "POST")).toEqual({ status: 308, location: "/contacto" });
+    expect(await send("//contacto", "POST")).toEqual({ status: 308, location: "/contacto" });
   });
 
   it.each(["/", "/precios", "/precios?x=/", "/assets/a.js"])("%s is served as is", async (path) => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { visitorKey } from "./client-address.server";
+import { addressNetwork, visitorKey } from "./client-address.server";
 
 describe("visitorKey", () => {
   it("keeps an IPv4 address whole, also when IPv4-mapped", () => {
@@ -22,5 +22,15 @@ describe("visitorKey", () => {
 
   it("leaves anything else as it came", () => {
     expect(visitorKey("unknown")).toBe("unknown");
+  });
+});
+
+describe("addressNetwork", () => {
+  it("keeps an IPv4 address's /24 and an IPv6 address's /48, nothing finer", () => {
+    expect(addressNetwork("203.0.113.7")).toBe("203.0.113.0/24");
+    expect(addressNetwork("::ffff:203.0.113.7")).toBe("203.0.113.0/24");
+    expect(addressNetwork("2001:db8:aa:1::beef")).toBe("2001:db8:aa::/48");
+    expect(addressNetwork("::1")).toBe("0:0:0::/48");
+    expect(addressNetwork("")).toBe("unknown");
   });
 });

@@ -13,6 +13,17 @@ export function visitorKey(address: string): string {
   return `${expandIPv6(address).slice(0, 4).join(":")}::/64`;
 }
 
+/**
+ * The network an address belongs to, coarse enough not to single out a subscriber: its /24 for
+ * IPv4 (also when IPv4-mapped), its /48 for IPv6. For logs that must not keep whole addresses.
+ */
+export function addressNetwork(address: string): string {
+  const ipv4 = /^(?:::ffff:)?(\d+\.\d+\.\d+)\.\d+$/i.exec(address);
+  if (ipv4 && isIPv4(address.replace(/^::ffff:/i, ""))) return `${ipv4[1]}.0/24`;
+  if (!isIPv6(address.split("%")[0]!)) return "unknown";
+  return `${expandIPv6(address).slice(0, 3).join(":")}::/48`;
+}
+
 /** The eight groups of an IPv6 address, "::" filled in, without leading zeros. */
 function expandIPv6(address: string): string[] {
   const [head = "", tail] = address.toLowerCase().split("%")[0]!.split("::");

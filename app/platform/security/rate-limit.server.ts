@@ -1,4 +1,4 @@
-import { eq, inArray, lt, sql } from "drizzle-orm";
+import { and, eq, inArray, lt, sql } from "drizzle-orm";
 import type { Database } from "../db/client.server";
 import { rateLimitBuckets } from "../db/schema";
 
@@ -99,6 +99,27 @@ export async function backoffWait(
     waitMs = Math.max(waitMs, backoffLockMs(row.failures, rule) - sinceLast);
   }
   return waitMs > 0 ? Math.ceil(waitMs / 1000) : undefined;
+}
+
+/**
+ * Failures of a key not forgotten yet (`forgetAfterMs` after the last one), for a rule that
+ * only slows attempts down and never refuses them.
+ */
+export async function recentFailures(
+  db: Database,
+  key: string,
+  forgetAfterMs: number,
+): Promise<number> {
+  const [row] = await db
+    .select({ failures: rateLimitBuckets.hits })
+    .from(rateLimitBuckets)
+    .where(
+      and(
+        eq(rateLimitBuckets.key, key),
+        sql`${rateLimitBuckets.windowStartedAt} > now() - make_interval(secs => ${forgetAfterMs / 1000}::float8)`,
+      ),
+    );
+  return row?.failures ?? 0;
 }
 
 /**

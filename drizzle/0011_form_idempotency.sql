@@ -1,0 +1,2 @@
+ALTER TABLE "contact_inquiries" ADD COLUMN "submission_key" text;--> statement-breakpoint
+CREATE UNIQUE INDEX "contact_inquiries_submission_key_idx" ON "contact_inquiries" USING btree ("submission_key");
