@@ -3,6 +3,7 @@ import { requireAdmin } from "~/features/identity/session.server";
 import { AdminErrorPage, AdminShell, adminShellHandle } from "~/features/admin/admin-shell";
 import { VerifactuDeclarationPage } from "~/features/admin/verifactu-declaration";
 import { privatePageMeta } from "~/features/seo/meta";
+import { declarationText } from "~/features/verifactu/declaration.server";
 
 export const meta: Route.MetaFunction = ({ matches }) =>
   privatePageMeta(matches, {
@@ -15,17 +16,17 @@ export const handle = adminShellHandle;
 
 export async function loader({ request }: Route.LoaderArgs) {
   await requireAdmin(request);
-  return null;
+  return { declaration: declarationText() };
 }
 
 export function ErrorBoundary() {
   return <AdminErrorPage />;
 }
 
-export default function AdminVerifactuDeclaration() {
+export default function AdminVerifactuDeclaration({ loaderData }: Route.ComponentProps) {
   return (
     <AdminShell current="verifactu">
-      <VerifactuDeclarationPage />
+      <VerifactuDeclarationPage declaration={loaderData.declaration} />
     </AdminShell>
   );
 }

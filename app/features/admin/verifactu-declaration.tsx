@@ -1,10 +1,8 @@
 import { RecordPageHead } from "~/ui/signed-in/page-head";
 import { cardClasses } from "~/ui/form";
-// Bundled at build time: the running server has no docs/ folder (the image copies build/ only).
-import declaration from "../../../docs/verifactu-declaracion-responsable.md?raw";
 
 /** The declaración responsable of the system (docs/), as its text, for staff and inspectors. */
-export function VerifactuDeclarationPage() {
+export function VerifactuDeclarationPage({ declaration }: { declaration: string }) {
   return (
     <>
       <RecordPageHead
