@@ -5,14 +5,12 @@
  */
 import { publicPaths } from "~/features/seo/public-paths";
 import journal from "../../drizzle/meta/_journal.json";
-import { outboxMessageId, SmtpPeer } from "../support/smtp-peer";
-import { StripeStandIn } from "../support/stripe-stand-in";
+import { outboxMessageId, type SmtpPeer } from "../support/smtp-peer";
 import {
   check,
   clientAddress,
   completionEvent,
   CookieJar,
-  createDatabase,
   deliverEvent,
   enquiry,
   figures,
@@ -20,9 +18,9 @@ import {
   postForm,
   refundEvent,
   request,
-  SHARED_POSTGRES_URL,
   signedEvent,
   startInstance,
+  startPeers,
   startNginx,
   waitFor,
   type Answer,
@@ -43,10 +41,8 @@ type Context = {
 };
 
 export async function clusterSuite(buildRoot: string) {
-  const mail = await new SmtpPeer().start();
-  const standIn = new StripeStandIn();
-  const stripeApiBase = await standIn.start();
-  const db = await createDatabase(SHARED_POSTGRES_URL, "cluster");
+  const peers = await startPeers("cluster");
+  const { mail, db, stripeApiBase } = peers;
   const instances: Instance[] = [];
   let nginx: Awaited<ReturnType<typeof startNginx>> | undefined;
   try {
@@ -87,9 +83,7 @@ export async function clusterSuite(buildRoot: string) {
   } finally {
     await nginx?.stop();
     await Promise.all(instances.map((instance) => instance.stop()));
-    await db.drop();
-    await mail.stop();
-    await standIn.stop();
+    await peers.stop();
   }
 }
 

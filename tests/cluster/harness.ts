@@ -27,6 +27,8 @@ import {
   signEvent,
   type PurchaseRef,
 } from "../support/stripe-events";
+import { SmtpPeer } from "../support/smtp-peer";
+import { StripeStandIn } from "../support/stripe-stand-in";
 
 export const REPO = process.cwd();
 
@@ -159,6 +161,27 @@ export async function createDatabase(serverUrl: string, prefix: string) {
 }
 
 export type TestDatabase = Awaited<ReturnType<typeof createDatabase>>;
+
+/**
+ * What a suite's instances talk to besides each other: an SMTP peer, a Stripe stand-in and a
+ * fresh database on the shared server; `stop` removes all three.
+ */
+export async function startPeers(databasePrefix: string) {
+  const mail = await new SmtpPeer().start();
+  const stripe = new StripeStandIn();
+  const stripeApiBase = await stripe.start();
+  const db = await createDatabase(SHARED_POSTGRES_URL, databasePrefix);
+  return {
+    mail,
+    stripeApiBase,
+    db,
+    async stop() {
+      await db.drop();
+      await mail.stop();
+      await stripe.stop();
+    },
+  };
+}
 
 // ---------------------------------------------------------------------------------------------
 // Instances

@@ -28,23 +28,20 @@ import {
 import { frontDoorProblems, takeSnapshot } from "../support/front-door-invariants";
 import type { KnownValues } from "../support/hostile-input";
 import { databaseProblems } from "../support/hostile-invariants";
-import { SmtpPeer } from "../support/smtp-peer";
-import { StripeStandIn } from "../support/stripe-stand-in";
 import {
   check,
   completionEvent,
   CookieJar,
-  createDatabase,
   deliverEvent,
   figures,
   log,
   postForm,
   refundEvent,
   request,
-  SHARED_POSTGRES_URL,
   signedEvent,
   SITE_URL,
   startInstance,
+  startPeers,
   tally,
   type Instance,
   type TestDatabase,
@@ -89,25 +86,15 @@ type Context = {
 };
 
 export async function hostileSuite(buildRoot: string) {
-  const mail = await new SmtpPeer().start();
-  const standIn = new StripeStandIn();
-  const stripeApiBase = await standIn.start();
-  const db = await createDatabase(SHARED_POSTGRES_URL, "hostile");
-  // Two instances, as compose.yaml runs them, one per core. Started one after the other:
-  // started together, both create ADMIN_EMAIL's account and one of them exits (see the report).
+  const peers = await startPeers("hostile");
+  const { mail, db, stripeApiBase } = peers;
+  // Two instances, as compose.yaml runs them, one per core, started together: both ensure
+  // ADMIN_EMAIL's account at once (which once made one of them exit).
   const instances: Instance[] = [];
-  for (const name of ["hostile-a", "hostile-b"]) {
-    const instance = await startInstance({
-      name,
-      buildRoot,
-      databaseUrl: db.url,
-      smtpPort: mail.port,
-      stripeApiBase,
-      env: INSTANCE_ENV,
-    });
-    instances.push(instance);
-    await instance.ready();
-  }
+  const options = { buildRoot, databaseUrl: db.url, smtpPort: mail.port, stripeApiBase };
+  for (const name of ["hostile-a", "hostile-b"])
+    instances.push(await startInstance({ ...options, name, env: INSTANCE_ENV }));
+  await Promise.all(instances.map((instance) => instance.ready()));
   let proxy: { url: string; stop(): void } | undefined;
   const pool = db.pool;
   try {
@@ -150,9 +137,7 @@ export async function hostileSuite(buildRoot: string) {
   } finally {
     proxy?.stop();
     await Promise.all(instances.map((instance) => instance.stop()));
-    await db.drop();
-    await mail.stop();
-    await standIn.stop();
+    await peers.stop();
   }
 }
 

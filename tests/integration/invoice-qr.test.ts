@@ -13,8 +13,7 @@ import { recordInvoice } from "~/features/verifactu/records.server";
 import { resetConfigForTests } from "~/platform/config.server";
 import { invoices, verifactuRecords } from "~/platform/db/schema";
 import { insertPurchase } from "../support/purchases";
-import { checkoutSessionEvent } from "../support/stripe-events";
-import { deliverStripeEvent } from "../support/stripe-webhook";
+import { paidPurchase } from "../support/paid-purchase";
 import { setupTestDatabase } from "../support/test-database";
 
 /**
@@ -50,24 +49,15 @@ afterAll(async () => {
 
 /** A paid purchase with checkout's billing data: a complete (F1) invoice. */
 async function issuedCompleteInvoice() {
-  const purchase = await insertPurchase(database.db, {
-    userId: null,
+  const { purchase, status } = await paidPurchase(database.db, {
     serviceId: 4,
     serviceName: "Ciberseguridad",
     price: 44_900,
-    checkoutSessionId: `cs_test_${randomUUID()}`,
     billingName: "Talleres Ruiz S.L.",
     billingTaxId: "B87654321",
     billingAddress: "Calle Mayor 1, 28013 Madrid",
   });
-  const answer = await deliverStripeEvent(
-    database.db,
-    checkoutSessionEvent("checkout.session.completed", purchase, {
-      email: "qr@example.com",
-      name: "Cliente QR",
-    }),
-  );
-  expect(answer.status).toBe(200);
+  expect(status).toBe(200);
   const [invoice] = await database.db
     .select()
     .from(invoices)
@@ -94,30 +84,10 @@ async function printed(pdf: Buffer): Promise<Printed> {
   const file = path.join(workDir, `${randomUUID()}.pdf`);
   await writeFile(file, pdf);
   const image = file.replace(/\.pdf$/, "");
-  await run("pdftoppm", [
-    "-r",
-    String(DPI),
-    "-f",
-    "1",
-    "-l",
-    "1",
-    "-singlefile",
-    "-png",
-    file,
-    image,
-  ]);
-  await run("pdftoppm", [
-    "-r",
-    String(DPI),
-    "-f",
-    "1",
-    "-l",
-    "1",
-    "-singlefile",
-    "-gray",
-    file,
-    image,
-  ]);
+  // The first page at 300 dpi: a PNG for the decoder, a greyscale PGM to measure.
+  const firstPage = ["-r", String(DPI), "-f", "1", "-l", "1", "-singlefile"];
+  await run("pdftoppm", [...firstPage, "-png", file, image]);
+  await run("pdftoppm", [...firstPage, "-gray", file, image]);
   // zbarimg exits with 4 when it finds no code: that is an empty answer, not an error.
   const decoded = await run("zbarimg", ["--raw", "-q", `${image}.png`]).then(
     ({ stdout }) => stdout.split("\n").filter(Boolean),

@@ -1,14 +1,16 @@
 import { randomUUID } from "node:crypto";
-import { asc, eq, sql } from "drizzle-orm";
+import { asc, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { checkChain } from "~/features/verifactu/chain-check.server";
 import { altaHash } from "~/features/verifactu/record-hash.server";
 import { recordCancellation } from "~/features/verifactu/records.server";
 import { resetConfigForTests } from "~/platform/config.server";
 import { invoices, verifactuDeliveries, verifactuRecords } from "~/platform/db/schema";
+import { paidPurchase } from "../support/paid-purchase";
 import { insertPurchase, type Purchase } from "../support/purchases";
 import { chargeRefundedEvent, checkoutSessionEvent } from "../support/stripe-events";
 import { deliverStripeEvent } from "../support/stripe-webhook";
+import { tamperWithRecord } from "../support/tamper";
 import { setupTestDatabase } from "../support/test-database";
 
 /**
@@ -86,8 +88,7 @@ describe("billing records", () => {
   });
 
   it("says of a simplified invoice what AEAT asks, hashed as AEAT does", async () => {
-    const purchase = await pendingPurchase(14_900);
-    await paid(purchase);
+    const { purchase } = await paidPurchase(database.db);
     const [invoice] = await database.db
       .select()
       .from(invoices)
@@ -134,13 +135,17 @@ describe("billing records", () => {
   });
 
   it("names the buyer on a complete invoice and the corrected invoice on its R1", async () => {
-    const purchase = await pendingPurchase(44_900, {
-      billingName: "Ferretería López S.L.",
-      billingTaxId: "B12345674",
-      billingAddress: "Calle Real 3, 41001 Sevilla",
-    });
     const paymentIntent = `pi_${randomUUID()}`;
-    await paid(purchase, paymentIntent);
+    const { purchase } = await paidPurchase(
+      database.db,
+      {
+        price: 44_900,
+        billingName: "Ferretería López S.L.",
+        billingTaxId: "B12345674",
+        billingAddress: "Calle Real 3, 41001 Sevilla",
+      },
+      { paymentIntent },
+    );
     const [sale] = await database.db
       .select()
       .from(invoices)
@@ -199,16 +204,7 @@ describe("billing records", () => {
   it("names the first record changed by hand, triggers disabled", async () => {
     const records = await allRecords();
     const victim = records[7]!;
-    await database.db.execute(
-      sql`alter table verifactu_records disable trigger verifactu_records_immutable`,
-    );
-    await database.db
-      .update(verifactuRecords)
-      .set({ importeTotal: "1.49" })
-      .where(eq(verifactuRecords.id, victim.id));
-    await database.db.execute(
-      sql`alter table verifactu_records enable trigger verifactu_records_immutable`,
-    );
+    await tamperWithRecord(database.db, victim.id, "1.49");
     const check = await checkChain(database.db);
     expect(check.checked).toBe(records.length);
     expect(check.firstBreak).toEqual({

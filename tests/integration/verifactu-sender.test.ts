@@ -1,4 +1,3 @@
-import { randomUUID } from "node:crypto";
 import { asc, eq, gt } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startAeatStandIn, type AeatStandIn } from "~/features/verifactu/aeat-stand-in.server";
@@ -19,9 +18,7 @@ import {
   verifactuSender,
   verifactuSubmissions,
 } from "~/platform/db/schema";
-import { insertPurchase } from "../support/purchases";
-import { checkoutSessionEvent } from "../support/stripe-events";
-import { deliverStripeEvent } from "../support/stripe-webhook";
+import { paidPurchase } from "../support/paid-purchase";
 import { setupTestDatabase } from "../support/test-database";
 
 /**
@@ -63,23 +60,7 @@ afterAll(async () => {
 
 /** Completed payments through the Stripe webhook: each issues an invoice and its record. */
 async function payments(count: number) {
-  for (let i = 0; i < count; i++) {
-    const purchase = await insertPurchase(database.db, {
-      userId: null,
-      serviceId: 2,
-      serviceName: "Asistencia Informática",
-      price: 14_900,
-      checkoutSessionId: `cs_test_${randomUUID()}`,
-    });
-    const answer = await deliverStripeEvent(
-      database.db,
-      checkoutSessionEvent("checkout.session.completed", purchase, {
-        email: "verifactu@example.com",
-        name: "Cliente Verifactu",
-      }),
-    );
-    expect(answer.status).toBe(200);
-  }
+  for (let i = 0; i < count; i++) expect((await paidPurchase(database.db)).status).toBe(200);
 }
 
 /**

@@ -1,5 +1,4 @@
-import { randomUUID } from "node:crypto";
-import { asc, eq, sql } from "drizzle-orm";
+import { asc, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   verifactuAction,
@@ -12,9 +11,9 @@ import { countRecords, listRecords } from "~/features/verifactu/staff-records.se
 import { resetConfigForTests } from "~/platform/config.server";
 import { invoices, payments, verifactuDeliveries, verifactuRecords } from "~/platform/db/schema";
 import { formPost } from "../support/customer-session";
-import { insertPurchase, type Purchase } from "../support/purchases";
-import { checkoutSessionEvent } from "../support/stripe-events";
-import { deliverStripeEvent } from "../support/stripe-webhook";
+import { type Purchase } from "../support/purchases";
+import { paidPurchase } from "../support/paid-purchase";
+import { tamperWithRecord } from "../support/tamper";
 import { setupTestDatabase } from "../support/test-database";
 
 /**
@@ -32,7 +31,7 @@ beforeAll(async () => {
     COMPANY_TAX_ID: "B12345674",
   });
   resetConfigForTests();
-  for (let index = 0; index < 5; index++) await paidPurchase();
+  for (let index = 0; index < 5; index++) await paidStaffPurchase();
 });
 
 afterAll(() => {
@@ -40,22 +39,9 @@ afterAll(() => {
   resetConfigForTests();
 });
 
-async function paidPurchase(): Promise<Purchase> {
-  const purchase = await insertPurchase(database.db, {
-    userId: null,
-    serviceId: 2,
-    serviceName: "Asistencia Informática",
-    price: 14_900,
-    checkoutSessionId: `cs_test_${randomUUID()}`,
-  });
-  const answer = await deliverStripeEvent(
-    database.db,
-    checkoutSessionEvent("checkout.session.completed", purchase, {
-      email: "verifactu-staff@example.com",
-      name: "Cliente Verifactu",
-    }),
-  );
-  expect(answer.status).toBe(200);
+async function paidStaffPurchase(): Promise<Purchase> {
+  const { purchase, status } = await paidPurchase(database.db);
+  expect(status).toBe(200);
   return purchase;
 }
 
@@ -162,18 +148,7 @@ describe("the Verifactu page's actions", () => {
 
     const records = await allRecords();
     const victim = records[2]!;
-    const tamper = async (importeTotal: string) => {
-      await database.db.execute(
-        sql`alter table verifactu_records disable trigger verifactu_records_immutable`,
-      );
-      await database.db
-        .update(verifactuRecords)
-        .set({ importeTotal })
-        .where(eq(verifactuRecords.id, victim.id));
-      await database.db.execute(
-        sql`alter table verifactu_records enable trigger verifactu_records_immutable`,
-      );
-    };
+    const tamper = (importeTotal: string) => tamperWithRecord(database.db, victim.id, importeTotal);
     await tamper("1.49");
     const broken = await post({ intent: "check-chain" });
     expect(broken.data).toMatchObject({
@@ -252,7 +227,7 @@ describe("the Verifactu page's actions", () => {
 
 describe("the staff's payment page", () => {
   it("shows each invoice's record state with AEAT's text", async () => {
-    const purchase = await paidPurchase();
+    const purchase = await paidStaffPurchase();
     const [payment] = await database.db
       .select({ id: payments.id })
       .from(payments)

@@ -1,4 +1,5 @@
 import type { ToastText } from "~/platform/http/toast";
+import { adminMessages } from "./admin-messages";
 
 /** The Verifactu page's Spanish messages: its actions' answers and refusals. */
 export const verifactuMessages = {
@@ -21,14 +22,9 @@ export const verifactuMessages = {
     title: "Este registro no se puede subsanar",
     description: "Solo se subsana un registro rechazado que no se haya subsanado ya.",
   },
-  invalidRequest: {
-    title: "Solicitud no válida",
-    description: "Actualiza la página e inténtalo de nuevo.",
-  },
-  saveFailed: {
-    title: "Error al guardar",
-    description: "Por favor, inténtalo de nuevo en unos minutos.",
-  },
+  // The same words as every other staff form's.
+  invalidRequest: adminMessages.invalidRequest,
+  saveFailed: adminMessages.saveFailed,
 } satisfies Record<string, ToastText>;
 
 export type VerifactuMessage = keyof typeof verifactuMessages;

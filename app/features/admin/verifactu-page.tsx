@@ -137,7 +137,7 @@ function SendingFacts({ data: { queue, sending, now } }: { data: PageData }) {
 export function chainCheckText(check: ChainCheck): string {
   const seconds = check.seconds.toLocaleString("es-ES", { maximumFractionDigits: 2 });
   if (!check.firstBreak)
-    return `Cadena íntegra: ${formatCount(check.checked)} registros comprobados en ${seconds} s`;
+    return `Cadena íntegra: ${formatCount(check.checked)} ${check.checked === 1 ? "registro comprobado" : "registros comprobados"} en ${seconds} s`;
   const { recordId, invoiceNumber, reason } = check.firstBreak;
   const what = reason === "hash" ? "la huella no coincide" : "el encadenamiento no coincide";
   return `La cadena se rompe en el registro ${recordId} (factura ${invoiceNumber}): ${what}`;

@@ -6,6 +6,7 @@ import { aeatTransport } from "./aeat-transport.server";
 import { altaHash } from "./record-hash.server";
 import { NAMESPACES, soapEnvelope } from "./record-xml";
 import { deliveryState } from "./sender.server";
+import { verifactuSystem } from "./system";
 
 type VerifactuRecord = typeof verifactuRecords.$inferSelect;
 
@@ -91,17 +92,11 @@ describe("reading AEAT's answer", () => {
   });
 });
 
-const SYSTEM = {
-  producerName: "Servicios SL",
-  producerTaxId: "B12345674",
-  name: "Web de servicios digitales",
-  id: "WS",
-  version: "1.0",
+const SYSTEM = verifactuSystem({
+  name: "Servicios SL",
+  taxId: "B12345674",
   installationNumber: "1",
-  onlyVerifactu: "S",
-  multipleTaxpayers: "N",
-  severalTaxpayers: "N",
-} as const;
+});
 
 function record(number: string, overrides: Partial<VerifactuRecord> = {}): VerifactuRecord {
   const fields = {

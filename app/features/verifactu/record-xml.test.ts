@@ -8,20 +8,15 @@ import {
   soapEnvelope,
 } from "./record-xml";
 import { childNamed, childrenNamed, parseXml, textOf, type XmlElement } from "./xml-tree.server";
+import { verifactuSystem } from "./system";
 
 type VerifactuRecord = typeof verifactuRecords.$inferSelect;
 
-const SYSTEM = {
-  producerName: "Servicios & Digitales <SL>",
-  producerTaxId: "B12345674",
-  name: "Web de servicios digitales",
-  id: "WS",
-  version: "1.0",
+const SYSTEM = verifactuSystem({
+  name: "Servicios & Digitales <SL>",
+  taxId: "B12345674",
   installationNumber: "1",
-  onlyVerifactu: "S",
-  multipleTaxpayers: "N",
-  severalTaxpayers: "N",
-} as const;
+});
 
 function alta(overrides: Partial<VerifactuRecord> = {}): VerifactuRecord {
   return {

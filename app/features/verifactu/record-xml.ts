@@ -51,23 +51,32 @@ function element(name: string, content: string | null | undefined | string[]): s
 const children = (name: string, parts: string[]) =>
   `<sum1:${name}>${parts.join("")}</sum1:${name}>`;
 
+type InvoiceKey = { issuerTaxId: string; invoiceNumber: string; issueDate: string };
+
+/** An invoice as AEAT names it: its issuer's NIF, its number and its issue date. */
+const invoiceKey = (invoice: InvoiceKey) => [
+  element("IDEmisorFactura", invoice.issuerTaxId),
+  element("NumSerieFactura", invoice.invoiceNumber),
+  element("FechaExpedicionFactura", invoice.issueDate),
+];
+
+/** A person or company as AEAT names them (PersonaFisicaJuridicaES): name, then NIF. */
+const nameAndTaxId = (name: string, taxId: string) => [
+  element("NombreRazon", name),
+  element("NIF", taxId),
+];
+
 function chain(previous: VerifactuChainLink | null): string {
   if (!previous) return element("Encadenamiento", [element("PrimerRegistro", "S")]);
   return element("Encadenamiento", [
-    children("RegistroAnterior", [
-      element("IDEmisorFactura", previous.issuerTaxId),
-      element("NumSerieFactura", previous.invoiceNumber),
-      element("FechaExpedicionFactura", previous.issueDate),
-      element("Huella", previous.hash),
-    ]),
+    children("RegistroAnterior", [...invoiceKey(previous), element("Huella", previous.hash)]),
   ]);
 }
 
 function systemBlock(record: VerifactuRecord): string {
   const system = record.system;
   return children("SistemaInformatico", [
-    element("NombreRazon", system.producerName),
-    element("NIF", system.producerTaxId),
+    ...nameAndTaxId(system.producerName, system.producerTaxId),
     element("NombreSistemaInformatico", system.name),
     element("IdSistemaInformatico", system.id),
     element("Version", system.version),
@@ -102,11 +111,7 @@ function alta(record: VerifactuRecord): string {
   const breakdown = record.breakdown ?? [];
   return children("RegistroAlta", [
     element("IDVersion", "1.0"),
-    children("IDFactura", [
-      element("IDEmisorFactura", record.issuerTaxId),
-      element("NumSerieFactura", record.invoiceNumber),
-      element("FechaExpedicionFactura", record.issueDate),
-    ]),
+    children("IDFactura", invoiceKey(record)),
     element("NombreRazonEmisor", record.issuerName),
     element("Subsanacion", record.correction),
     element("RechazoPrevio", record.previousRejection),
@@ -115,22 +120,13 @@ function alta(record: VerifactuRecord): string {
     corrected.length
       ? children(
           "FacturasRectificadas",
-          corrected.map((invoice) =>
-            children("IDFacturaRectificada", [
-              element("IDEmisorFactura", invoice.issuerTaxId),
-              element("NumSerieFactura", invoice.invoiceNumber),
-              element("FechaExpedicionFactura", invoice.issueDate),
-            ]),
-          ),
+          corrected.map((invoice) => children("IDFacturaRectificada", invoiceKey(invoice))),
         )
       : "",
     element("DescripcionOperacion", required(record, "description")),
     record.recipient
       ? children("Destinatarios", [
-          children("IDDestinatario", [
-            element("NombreRazon", record.recipient.name),
-            element("NIF", record.recipient.taxId),
-          ]),
+          children("IDDestinatario", nameAndTaxId(record.recipient.name, record.recipient.taxId)),
         ])
       : "",
     children(
@@ -182,10 +178,10 @@ function request(
   if (records.length === 0 || records.length > MAX_RECORDS_PER_REQUEST) {
     throw new Error(`Un envío lleva de 1 a ${MAX_RECORDS_PER_REQUEST} registros`);
   }
-  const cabecera = `<sum:Cabecera>${children("ObligadoEmision", [
-    element("NombreRazon", obligado.name),
-    element("NIF", obligado.taxId),
-  ])}${incident ? children("RemisionVoluntaria", [element("Incidencia", "S")]) : ""}</sum:Cabecera>`;
+  const cabecera = `<sum:Cabecera>${children(
+    "ObligadoEmision",
+    nameAndTaxId(obligado.name, obligado.taxId),
+  )}${incident ? children("RemisionVoluntaria", [element("Incidencia", "S")]) : ""}</sum:Cabecera>`;
   const registros = records
     .map((record) => `<sum:RegistroFactura>${recordElement(record)}</sum:RegistroFactura>`)
     .join("");
