@@ -2,6 +2,7 @@ import { reactRouter } from "@react-router/dev/vite";
 import tailwindcss from "@tailwindcss/vite";
 import { defineConfig } from "vite";
 import type { ClientChunk } from "./app/platform/http/client-chunks";
+import { lightPageScript } from "./build-tools/light-page-script";
 
 /**
  * A first visit downloads a handful of files, not dozens: React and the router in one chunk
@@ -63,5 +64,5 @@ export default defineConfig(({ isSsrBuild }) => ({
       }
     : undefined,
   resolve: { tsconfigPaths: true },
-  plugins: [tailwindcss(), reactRouter()],
+  plugins: [tailwindcss(), reactRouter(), lightPageScript()],
 }));

@@ -3,6 +3,7 @@ import { renderToPipeableStream } from "react-dom/server";
 import type { AppLoadContext, EntryContext } from "react-router";
 import { ServerRouter } from "react-router";
 import { deferHydration } from "~/platform/http/deferred-hydration.server";
+import { isLightPage, withoutNonce } from "~/platform/http/light-page.server";
 import {
   MAINTENANCE_RETRY_AFTER_SECONDS,
   MAINTENANCE_STATUS,
@@ -45,8 +46,13 @@ export default function handleRequest(
             if (responseStatusCode === MAINTENANCE_STATUS && !responseHeaders.has("Retry-After"))
               responseHeaders.set("Retry-After", String(MAINTENANCE_RETRY_AFTER_SECONDS));
             const html = Buffer.concat(chunks).toString("utf8");
+            const page = isLightPage(html)
+              ? withoutNonce(html, nonce)
+              : import.meta.env.PROD
+                ? deferHydration(html, nonce)
+                : html;
             resolve(
-              new Response(import.meta.env.PROD ? deferHydration(html, nonce) : html, {
+              new Response(page, {
                 headers: responseHeaders,
                 status: responseStatusCode,
               }),

@@ -22,9 +22,13 @@ import { getSiteInfo } from "~/features/seo/site.server";
 import { useNonce } from "~/platform/security/nonce";
 import { ButtonLink } from "~/ui/button";
 import { SiteStyles } from "~/ui/site-styles";
-import { showToast, ToastHost } from "~/ui/toast";
+import { showToast } from "~/ui/toast";
 import { getPageViewer } from "~/features/accounts/profile.server";
+import { VisitorPurchaseDialog } from "~/features/payments/purchase-dialog-parts";
 import { takeToast } from "~/platform/http/toast.server";
+import { routesAskForLightPage } from "~/platform/http/light-page";
+import type { Toast } from "~/platform/http/toast";
+import lightPageScriptUrl from "virtual:light-page-script";
 
 // In development the stylesheet also loads as a module, so style edits apply without a reload.
 if (import.meta.env.DEV) void import("./app.css");
@@ -45,9 +49,12 @@ export function Layout({ children }: { children: React.ReactNode }) {
   const data = useRouteLoaderData<typeof loader>("root");
   // Pages with their own shell (the admin panel's `handle = { shell: "admin" }`) bring their own
   // header, navigation and <main>: the site's header and footer are left out.
-  const ownShell = useMatches().some(
+  const matches = useMatches();
+  const ownShell = matches.some(
     (match) => (match.handle as { shell?: string } | undefined)?.shell === "admin",
   );
+  // An anonymous visitor's public page: HTML and one small script, no React in the browser.
+  const light = data !== undefined && !data.viewer && routesAskForLightPage(matches);
   return (
     <html lang="es">
       <head>
@@ -57,6 +64,7 @@ export function Layout({ children }: { children: React.ReactNode }) {
         <Meta />
         <SiteStyles />
         <Links />
+        {light ? <script type="module" src={lightPageScriptUrl} /> : null}
       </head>
       <body className="flex min-h-dvh flex-col">
         {/* First in the document, so that while it is open it is first in the focus order. */}
@@ -78,11 +86,28 @@ export function Layout({ children }: { children: React.ReactNode }) {
             {data ? <SiteFooter site={data.site} /> : null}
           </>
         )}
-        <ToastHost />
-        <ScrollRestoration nonce={nonce} />
-        <Scripts nonce={nonce} />
+        {light ? (
+          <>
+            <VisitorPurchaseDialog />
+            <PageToast toast={data.toast} />
+          </>
+        ) : (
+          <>
+            <ScrollRestoration nonce={nonce} />
+            <Scripts nonce={nonce} />
+          </>
+        )}
       </body>
     </html>
+  );
+}
+
+/** A light page's toast after a redirect, shown by its script (JSON: never run, never parsed as HTML). */
+function PageToast({ toast }: { toast: Toast | null }) {
+  if (!toast) return null;
+  const json = JSON.stringify(toast).replace(/</g, "\\u003c");
+  return (
+    <script type="application/json" id="page-toast" dangerouslySetInnerHTML={{ __html: json }} />
   );
 }
 

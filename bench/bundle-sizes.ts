@@ -41,6 +41,34 @@ export function inlineStyleSizes(html: string) {
   return compressedSizes([Buffer.from(css)]);
 }
 
+/** Public pages' script on a first visit, brotli (decision 038): the bench fails above it. */
+export const PUBLIC_PAGE_SCRIPT_BUDGET_BYTES = 30 * 1024;
+
+/** `import … from "./x.js"` and `import "./x.js"` of a built module: what loads with it. */
+const STATIC_IMPORT = /\bimport\s*(?:[\w{}*,\s$]+from\s*)?["'](\.\/[^"']+\.js)["']/g;
+
+/**
+ * JavaScript a first visit to a page downloads, read from the page itself: each `<script src>`
+ * and `modulepreload` of its HTML and what those modules import statically (a light page has no
+ * React Router manifest; scripts fetched later, on an interaction, are not counted).
+ */
+export function pageScriptSizes(html: string) {
+  const pending = [
+    ...html.matchAll(/<script\b[^>]*\bsrc="(\/assets\/[^"]+\.js)"/g),
+    ...html.matchAll(/<link\b[^>]*rel="modulepreload"[^>]*href="(\/assets\/[^"]+\.js)"/g),
+  ].map((match) => match[1]!);
+  const files = new Set<string>();
+  while (pending.length) {
+    const file = pending.pop()!;
+    if (files.has(file)) continue;
+    files.add(file);
+    const source = readFileSync(path.join(clientDir, file), "utf8");
+    for (const [, relative] of source.matchAll(STATIC_IMPORT))
+      pending.push(path.posix.join(path.posix.dirname(file), relative!));
+  }
+  return { js: sizes(files), files: [...files] };
+}
+
 /** JavaScript a first visit to each route downloads (entry, root and the route). */
 export function routeBundleSizes(routeIds: Record<string, string>) {
   const manifest = readManifest();

@@ -2,7 +2,8 @@
  * npm run bench: builds, starts the production server on a fresh database and measures
  * Lighthouse, bundle sizes, HTTP load against nginx serving the same bytes as static files and
  * through the shipped reverse proxy (deploy/nginx.conf) and its cache, the contact action on
- * PostgreSQL and the time to ready. BENCH_SMOKE=1 runs a short version (CI).
+ * PostgreSQL and the time to ready. BENCH_SMOKE=1 runs a short version (CI); BENCH_ONLY=contact
+ * only the contact action.
  */
 import { execSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
@@ -11,7 +12,12 @@ import type autocannon from "autocannon";
 import pg from "pg";
 import { servicesWithPages } from "~/features/catalogue/services";
 import { startServer } from "./bench-server";
-import { inlineStyleSizes, routeBundleSizes } from "./bundle-sizes";
+import {
+  inlineStyleSizes,
+  pageScriptSizes,
+  PUBLIC_PAGE_SCRIPT_BUDGET_BYTES,
+  routeBundleSizes,
+} from "./bundle-sizes";
 import { runLighthouse } from "./lighthouse";
 import {
   BROWSER_ACCEPT_ENCODING,
@@ -39,6 +45,29 @@ const lighthousePaths = smoke
       "/login-cliente",
       "/registro",
     ];
+
+/** Public pages held to the script budget (decision 038): one of each kind. */
+const budgetedPublicPaths = ["/", "/precios", "/ciberseguridad", "/terminos"];
+
+/**
+ * The public pages whose first visit downloads more script than the budget, by our count of
+ * their files and by Lighthouse's of what it transferred.
+ */
+function overScriptBudget(results: Record<string, unknown>): string[] {
+  const over: string[] = [];
+  const bundles = results.bundles as Record<string, { js: Record<string, number> }>;
+  for (const pathname of budgetedPublicPaths) {
+    const brotli = bundles[pathname]?.js.brotli ?? Infinity;
+    if (brotli > PUBLIC_PAGE_SCRIPT_BUDGET_BYTES) over.push(`${pathname}: ${brotli} B (files)`);
+  }
+  const lighthouse = results.lighthouse as Record<string, { scriptBytes?: number }>;
+  for (const [pathname, figures] of Object.entries(lighthouse ?? {})) {
+    const isPublic = !["/login-cliente", "/registro"].includes(pathname);
+    if (isPublic && (figures.scriptBytes ?? 0) > PUBLIC_PAGE_SCRIPT_BUDGET_BYTES)
+      over.push(`${pathname}: ${figures.scriptBytes} B (Lighthouse)`);
+  }
+  return over;
+}
 
 function log(message: string) {
   console.log(`[bench] ${message}`);
@@ -88,36 +117,68 @@ async function contactLoad() {
     TRUST_PROXY: "loopback",
     HUMAN_CHECK: "off",
   });
+  const db = new pg.Client({ connectionString: url.toString() });
+  await db.connect();
   try {
-    const figures = await load(`${server.url}/contacto.data`, loadSeconds, {
-      method: "POST",
-      headers: { "content-type": "application/x-www-form-urlencoded", origin: server.url },
-      requests: [
-        {
-          setupRequest: fromNextVisitor({
-            name: "Carga Benchmark",
-            service: "ia",
-            message: "Mensaje de prueba de carga del formulario de contacto.",
-          }),
-        },
-      ],
-    });
-    const db = new pg.Client({ connectionString: url.toString() });
-    await db.connect();
-    // One statement, one snapshot: an enquiry still in flight is counted with both its mails
-    // or not at all.
+    const before = await databaseActivity(db);
+    let figures: LoadFigures;
+    try {
+      figures = await load(`${server.url}/contacto.data`, loadSeconds, {
+        method: "POST",
+        headers: { "content-type": "application/x-www-form-urlencoded", origin: server.url },
+        requests: [
+          {
+            setupRequest: fromNextVisitor({
+              name: "Carga Benchmark",
+              service: "ia",
+              message: "Mensaje de prueba de carga del formulario de contacto.",
+            }),
+          },
+        ],
+      });
+    } finally {
+      await server.stop();
+    }
+    // Transactions include the mail worker's (claims, sends marked, copies held back).
+    const after = await databaseActivity(db, true);
     const counts = await db.query(
       "select (select count(*) from contact_inquiries) as stored, (select count(*) from mail_outbox) as mails",
     );
     const stored = Number(counts.rows[0].stored);
     const mails = Number(counts.rows[0].mails);
-    await db.end();
-    return { ...figures, stored, mails, enquiriesPerSecond: Math.round(stored / loadSeconds) };
+    const perEnquiry = (count: number) => Math.round((count / stored) * 100) / 100;
+    return {
+      ...figures,
+      stored,
+      mails,
+      enquiriesPerSecond: Math.round(stored / loadSeconds),
+      transactionsPerEnquiry: perEnquiry(after.transactions - before.transactions),
+      insertedRowsPerEnquiry: perEnquiry(after.insertedRows - before.insertedRows),
+    };
   } finally {
-    await server.stop();
+    await db.end();
     await admin.query(`drop database if exists ${name} with (force)`);
     await admin.end();
   }
+}
+
+/**
+ * Committed transactions and inserted rows in the bench database; with `untilAlone`, once its
+ * other clients have left (a backend reports its statistics as it exits).
+ */
+async function databaseActivity(db: pg.Client, untilAlone = false) {
+  for (let waited = 0; untilAlone && waited < 10_000; waited += 50) {
+    const others = await db.query(
+      "select count(*)::int as n from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid()",
+    );
+    if (others.rows[0].n === 0) break;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  const { rows } = await db.query(
+    `select (select xact_commit from pg_stat_database where datname = current_database()) as transactions,
+       (select sum(n_tup_ins) from pg_stat_user_tables) as inserted`,
+  );
+  return { transactions: Number(rows[0].transactions), insertedRows: Number(rows[0].inserted) };
 }
 
 function ratio(measured: LoadFigures, reference: LoadFigures) {
@@ -138,10 +199,13 @@ async function main() {
     log("building");
     execSync("npm run build", { stdio: "ignore" });
   }
-  const bundles = routeBundleSizes({
-    "/": "routes/home",
-    "/precios": "routes/precios",
-    "/ciberseguridad": "service-ciberseguridad",
+  if (process.env.BENCH_ONLY === "contact") {
+    log("contact action under load on PostgreSQL, alone (BENCH_ONLY=contact)");
+    console.log(JSON.stringify(await contactLoad(), null, 2));
+    return;
+  }
+  // A page React hydrates, by React Router's manifest; the public pages below, from their HTML.
+  const bundles: Record<string, { js: Record<string, number> }> = routeBundleSizes({
     "/registro": "routes/registro",
   });
 
@@ -154,6 +218,8 @@ async function main() {
     bundles,
   };
   try {
+    for (const pathname of budgetedPublicPaths)
+      bundles[pathname] = pageScriptSizes(await (await fetch(`${server.url}${pathname}`)).text());
     log(`Lighthouse x${lighthouseRuns}: ${lighthousePaths.join(" ")}`);
     results.lighthouse = await runLighthouse(
       lighthousePaths.map((p) => `${server.url}${p}`),
@@ -205,6 +271,13 @@ async function main() {
     `${JSON.stringify(results, null, 2)}\n`,
   );
   printTable(results);
+  const over = overScriptBudget(results);
+  if (over.length) {
+    console.error(
+      `Public pages over the ${PUBLIC_PAGE_SCRIPT_BUDGET_BYTES / 1024} kB script budget: ${over.join("; ")}`,
+    );
+    process.exitCode = 1;
+  }
 }
 
 function printTable(results: Record<string, unknown>) {

@@ -6,6 +6,9 @@ import {
 import { ContactSection } from "~/features/contact/contact-section";
 import { pageMeta } from "~/features/seo/meta";
 import { siteFromMatches } from "~/features/seo/site";
+import { lightPageHandle } from "~/platform/http/light-page";
+
+export const handle = lightPageHandle;
 
 export const meta: Route.MetaFunction = ({ matches }) =>
   pageMeta(matches, {

@@ -3,6 +3,9 @@ import { HomePage } from "~/features/marketing/home-page";
 import { pageMeta } from "~/features/seo/meta";
 import { siteFromMatches } from "~/features/seo/site";
 import { organizationJsonLd } from "~/features/seo/structured-data";
+import { lightPageHandle } from "~/platform/http/light-page";
+
+export const handle = lightPageHandle;
 
 export const meta: Route.MetaFunction = ({ matches }) => {
   const site = siteFromMatches(matches);

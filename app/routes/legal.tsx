@@ -2,6 +2,9 @@ import type { Route } from "./+types/legal";
 import { legalDocumentFor } from "~/features/legal/documents.server";
 import { LegalPage } from "~/features/legal/legal-page";
 import { pageMeta } from "~/features/seo/meta";
+import { lightPageHandle } from "~/platform/http/light-page";
+
+export const handle = lightPageHandle;
 
 export function loader({ request }: Route.LoaderArgs) {
   const document = legalDocumentFor(new URL(request.url).pathname.slice(1));

@@ -2,6 +2,9 @@ import { data } from "react-router";
 import type { Route } from "./+types/not-found";
 import { NotFoundMessage } from "~/features/layout/not-found-message";
 import { privatePageMeta } from "~/features/seo/meta";
+import { lightPageHandle } from "~/platform/http/light-page";
+
+export const handle = lightPageHandle;
 
 export function loader() {
   return data(null, { status: 404 });

@@ -1,6 +1,9 @@
 import type { Route } from "./+types/precios";
 import { PricesPage } from "~/features/marketing/prices-page";
 import { pageMeta } from "~/features/seo/meta";
+import { lightPageHandle } from "~/platform/http/light-page";
+
+export const handle = lightPageHandle;
 
 export const meta: Route.MetaFunction = ({ matches }) =>
   pageMeta(matches, {

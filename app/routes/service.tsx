@@ -5,6 +5,9 @@ import { serviceAt, ServicePage } from "~/features/marketing/service-page";
 import { pageMeta } from "~/features/seo/meta";
 import { siteFromMatches } from "~/features/seo/site";
 import { serviceJsonLd } from "~/features/seo/structured-data";
+import { lightPageHandle } from "~/platform/http/light-page";
+
+export const handle = lightPageHandle;
 
 export const meta: Route.MetaFunction = ({ matches, location }) => {
   const service = serviceAt(location.pathname);

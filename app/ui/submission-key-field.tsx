@@ -19,6 +19,8 @@ export function SubmissionKeyField({ kept }: { kept?: string }) {
       type="hidden"
       name={SUBMISSION_KEY_FIELD}
       defaultValue={rendered}
+      // A light page's script makes its own key for a form whose key is not a kept one.
+      data-fresh={kept ? undefined : true}
       // The browser's first render makes another key; the one in the page is kept until the
       // effect above replaces it.
       suppressHydrationWarning

@@ -3,7 +3,7 @@ import { openPage, rememberCookieChoice } from "./fixtures";
 import { linksOfLatestMail } from "./mailbox";
 
 export const toast = (page: Page, title: string) =>
-  page.locator("[data-sonner-toast]").filter({ hasText: title }).first();
+  page.locator("[data-toast]").filter({ hasText: title }).first();
 export const nav = (page: Page) => page.getByRole("navigation", { name: "Principal" });
 export const uniqueEmail = (label: string) =>
   `${label}.${Date.now()}.${Math.floor(Math.random() * 1e6)}@example.com`;

@@ -8,6 +8,7 @@ import {
   uniqueEmail,
   verifyThroughMail,
 } from "./accounts-helpers";
+import { challengeRequests, HUMAN_CHECK_SOLVED, humanCheckStatus } from "./human-check-helpers";
 import { linksOfLatestMail } from "./mailbox";
 
 test("a new customer signs up, confirms the mail, reaches Mi Cuenta, signs out and back in", async ({
@@ -70,14 +71,56 @@ test("an unverified address cannot sign in and is sent to verify it", async ({ p
 test("/registro loads its human check on the first interaction, not with the page", async ({
   page,
 }) => {
+  const challenges = challengeRequests(page);
   await openPage(page, "/registro");
   const waiting = page.getByRole("button", { name: "Cargando..." });
   await expect(waiting).toBeDisabled();
-  expect(await page.evaluate(() => customElements.get("altcha-widget") === undefined)).toBe(true);
+  expect(challenges).toEqual([]);
   // A visitor who goes straight for the disabled button starts the check too.
   await waiting.click({ force: true });
   await expect(page.getByRole("button", { name: "Crear Cuenta" })).toBeEnabled();
   await expect(page.locator("input[name=altcha]")).toHaveValue(/.+/);
+  await expect(humanCheckStatus(page)).toHaveText(HUMAN_CHECK_SOLVED);
+  expect(challenges).toHaveLength(1);
+});
+
+test("/registro solves a new check before the ten minutes of the last one run out", async ({
+  page,
+}) => {
+  await page.clock.install();
+  const challenges = challengeRequests(page);
+  await openPage(page, "/registro");
+  await page.getByLabel("Email").click();
+  const field = page.locator("input[name=altcha]");
+  await expect(field).toHaveValue(/.+/);
+  const first = await field.inputValue();
+  await page.clock.fastForward("09:00");
+  await expect(humanCheckStatus(page)).toHaveText(HUMAN_CHECK_SOLVED);
+  expect(challenges).toHaveLength(1);
+  await page.clock.fastForward("00:31");
+  await expect(field).not.toHaveValue(first);
+  await expect(field).toHaveValue(/.+/);
+  await expect(page.getByRole("button", { name: "Crear Cuenta" })).toBeEnabled();
+  expect(challenges).toHaveLength(2);
+});
+
+test("/registro says when its check fails and retries it on a later interaction", async ({
+  page,
+}) => {
+  await page.clock.install();
+  await page.route("**/api/altcha/challenge", (route) => route.fulfill({ status: 429 }), {
+    times: 1,
+  });
+  await openPage(page, "/registro");
+  await page.getByLabel("Email").click();
+  await expect(humanCheckStatus(page)).toHaveText(
+    "La comprobación de seguridad ha fallado. Vuelve a intentarlo.",
+  );
+  await expect(page.getByRole("button", { name: "Cargando..." })).toBeDisabled();
+  await page.clock.fastForward(3_000);
+  await page.getByLabel("Contraseña", { exact: true }).click();
+  await expect(humanCheckStatus(page)).toHaveText(HUMAN_CHECK_SOLVED);
+  await expect(page.getByRole("button", { name: "Crear Cuenta" })).toBeEnabled();
 });
 
 test("/registro reports each rule in the spec's order", async ({ page }) => {

@@ -102,9 +102,7 @@ test("with consent, a visit that ends in an enquiry shows in the funnel; withdra
   );
   await form.hover();
   await form.getByRole("button", { name: "Enviar consulta" }).click();
-  await expect(
-    page.locator("[data-sonner-toast]").filter({ hasText: "¡Mensaje enviado!" }),
-  ).toBeVisible();
+  await expect(page.locator("[data-toast]").filter({ hasText: "¡Mensaje enviado!" })).toBeVisible();
   expect((await enquiry).request().postDataJSON().visit).toBe(visit);
 
   const after = await analyticsFigures(admin);

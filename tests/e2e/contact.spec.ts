@@ -1,9 +1,10 @@
 import type { Page } from "@playwright/test";
 import { contactForm, NEEDS_JAVASCRIPT, postContactWithoutScript } from "./contact-helpers";
 import { expect, openPage, test } from "./fixtures";
+import { challengeRequests, HUMAN_CHECK_SOLVED, humanCheckStatus } from "./human-check-helpers";
 
 const toast = (page: Page, title: string) =>
-  page.locator("[data-sonner-toast]").filter({ hasText: title }).first();
+  page.locator("[data-toast]").filter({ hasText: title }).first();
 
 async function fill(
   page: Page,
@@ -26,23 +27,25 @@ async function send(page: Page) {
 test("the human check loads when the visitor reaches for the form, not with the page", async ({
   page,
 }) => {
+  const challenges = challengeRequests(page);
   await openPage(page, "/");
   const form = contactForm(page);
   await expect(form.getByRole("button", { name: "Cargando..." })).toBeDisabled();
   await expect(form.locator("noscript")).toBeHidden();
   await page.getByRole("heading", { level: 1 }).click();
   await page.keyboard.press("End");
-  expect(await page.evaluate(() => customElements.get("altcha-widget") === undefined)).toBe(true);
+  expect(challenges).toEqual([]);
   await form.getByLabel("Nombre completo").focus();
   await expect(form.getByRole("button", { name: "Enviar consulta" })).toBeEnabled();
   await expect(form.locator("input[name=altcha]")).toHaveValue(/.+/);
+  await expect(humanCheckStatus(form)).toHaveText(HUMAN_CHECK_SOLVED);
 });
 
 test("a refused human check is said in the form and as a toast, and a new one is solved", async ({
   page,
 }) => {
   await openPage(page, "/");
-  await page.route("**/contacto.data**", async (route) => {
+  await page.route("**/contacto", async (route) => {
     const fields = new URLSearchParams(route.request().postData() ?? "");
     fields.set("altcha", "caducada");
     await route.continue({ postData: fields.toString() });
@@ -60,8 +63,8 @@ test("a refused human check is said in the form and as a toast, and a new one is
   );
   await expect(contactForm(page).getByLabel("Nombre completo")).toHaveValue("Pablo Gil");
   await expect(contactForm(page).getByRole("button", { name: "Enviar consulta" })).toBeEnabled();
-  await page.unroute("**/contacto.data**");
-  const answer = page.waitForResponse("**/contacto.data**");
+  await page.unroute("**/contacto");
+  const answer = page.waitForResponse("**/contacto");
   await send(page);
   expect((await answer).status()).toBe(200);
   await expect(toast(page, "¡Mensaje enviado!")).toBeVisible();
@@ -115,7 +118,9 @@ test("a valid enquiry: busy button, success toast, cleared form, and both mails 
   await openPage(page, "/ciberseguridad");
   let release!: () => void;
   const held = new Promise<void>((resolve) => (release = resolve));
-  await page.route("**/contacto.data**", async (route) => {
+  let spent: string | null = null;
+  await page.route("**/contacto", async (route) => {
+    spent = new URLSearchParams(route.request().postData() ?? "").get("altcha");
     await held;
     await route.continue();
   });
@@ -135,6 +140,10 @@ test("a valid enquiry: busy button, success toast, cleared form, and both mails 
   await expect(contactForm(page).getByLabel("Email")).toHaveValue("");
   await expect(contactForm(page).getByLabel("Servicio de interés")).toHaveValue("");
   await expect(contactForm(page).getByLabel("Mensaje")).toHaveValue("");
+  // The solution was spent: a new one is solved for the next enquiry.
+  await expect(contactForm(page).getByRole("button", { name: "Enviar consulta" })).toBeEnabled();
+  expect(spent).toMatch(/.+/);
+  await expect(contactForm(page).locator("input[name=altcha]")).not.toHaveValue(spent!);
 
   await openPage(page, "/dev/correo");
   await expect(page.getByText(`Nueva consulta: Ciberseguridad - ${name}`)).toBeVisible();
@@ -151,7 +160,7 @@ test("a valid enquiry: busy button, success toast, cleared form, and both mails 
 
 test("when sending fails, 'Error al enviar' is shown and the form is kept", async ({ page }) => {
   await openPage(page, "/");
-  await page.route("**/contacto.data**", (route) => route.abort("connectionreset"));
+  await page.route("**/contacto", (route) => route.abort("connectionreset"));
   const values = {
     name: "Marta Ruiz",
     email: "marta@example.com",
@@ -189,7 +198,7 @@ test("a pending purchase preselects its service, pre-fills the message and is th
   expect(await page.evaluate(() => localStorage.getItem("pending_purchase"))).toBeNull();
   await page.reload();
   await expect(page.locator("html[data-hydrated]")).toBeAttached();
-  await expect(contactForm(page).getByText("Servicio Seleccionado")).toHaveCount(0);
+  await expect(contactForm(page).getByText("Servicio Seleccionado")).toBeHidden();
 });
 
 test.describe("without JavaScript", () => {

@@ -52,7 +52,7 @@ test("a new toast of a form replaces the previous one instead of stacking", asyn
   await form.getByLabel("Nombre completo").fill("Ana García");
   await send.click();
   await expect(toast(page, "Email inválido")).toBeVisible();
-  await expect(page.locator("[data-sonner-toast]")).toHaveCount(1);
+  await expect(page.locator("[data-toast]")).toHaveCount(1);
   await expect(form.getByLabel("Email")).toBeFocused();
 });
 

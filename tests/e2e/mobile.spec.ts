@@ -2,14 +2,20 @@ import type { Page } from "@playwright/test";
 import { createVerifiedCustomer } from "./accounts-helpers";
 import { expect, openPage, test } from "./fixtures";
 
-const menuButton = (page: Page) => page.getByRole("button", { name: /menú/ });
+/** The phone menu is a native disclosure: its toggle is the <summary>, its state `open`. */
+const menuButton = (page: Page) => page.locator("details[data-mobile-menu] > summary");
 const menu = (page: Page) => page.locator("#mobile-menu");
+const menuOpen = (page: Page) =>
+  page
+    .locator("details[data-mobile-menu]")
+    .evaluate((details) => (details as HTMLDetailsElement).open);
 
 test("the mobile menu opens, shows the links and closes on any tap", async ({ page }) => {
   await openPage(page, "/precios");
-  await expect(menu(page)).toHaveCount(0);
+  await expect(menu(page)).toBeHidden();
+  await expect(menuButton(page)).toHaveAccessibleName("Abrir menú");
   await menuButton(page).click();
-  await expect(menuButton(page)).toHaveAttribute("aria-expanded", "true");
+  await expect(menuButton(page)).toHaveAccessibleName("Cerrar menú");
   for (const name of [
     "Inicio",
     "Servicios",
@@ -22,8 +28,43 @@ test("the mobile menu opens, shows the links and closes on any tap", async ({ pa
   }
   await menu(page).getByRole("link", { name: "Inicio" }).click();
   await expect(page).toHaveURL(/\/$/);
-  await expect(menu(page)).toHaveCount(0);
-  await expect(menuButton(page)).toHaveAttribute("aria-expanded", "false");
+  await expect(menu(page)).toBeHidden();
+  expect(await menuOpen(page)).toBe(false);
+});
+
+test("Escape closes the mobile menu and gives focus back to its toggle; so does a tap outside", async ({
+  page,
+}) => {
+  await openPage(page, "/precios");
+  await menuButton(page).focus();
+  await page.keyboard.press("Enter");
+  await expect(menu(page).getByRole("link", { name: "Precios" })).toBeVisible();
+  await page.keyboard.press("Tab");
+  await page.keyboard.press("Escape");
+  await expect(menu(page)).toBeHidden();
+  await expect(menuButton(page)).toBeFocused();
+  await expect(menuButton(page)).toHaveAccessibleName("Abrir menú");
+  await menuButton(page).click();
+  await expect(menu(page)).toBeVisible();
+  await page.mouse.click(200, 700);
+  await expect(menu(page)).toBeHidden();
+});
+
+test.describe("without JavaScript", () => {
+  test.use({ javaScriptEnabled: false });
+
+  test("the mobile menu opens and closes, and its links lead on", async ({ page }) => {
+    await page.goto("/desarrollo-web");
+    await expect(menu(page)).toBeHidden();
+    await menuButton(page).click();
+    await expect(menu(page).getByRole("link", { name: "Registrarse" })).toBeVisible();
+    await menuButton(page).click();
+    await expect(menu(page)).toBeHidden();
+    await menuButton(page).click();
+    await menu(page).getByRole("link", { name: "Precios" }).click();
+    await expect(page).toHaveURL(/\/precios$/);
+    await expect(page.getByRole("heading", { level: 1 })).toBeVisible();
+  });
 });
 
 test("on home, a section link closes the menu and then scrolls to the section", async ({
@@ -32,7 +73,7 @@ test("on home, a section link closes the menu and then scrolls to the section", 
   await openPage(page, "/");
   await menuButton(page).click();
   await menu(page).getByRole("link", { name: "Contacto" }).click();
-  await expect(menu(page)).toHaveCount(0);
+  await expect(menu(page)).toBeHidden();
   await expect
     .poll(() =>
       page.evaluate(() => document.getElementById("contacto")!.getBoundingClientRect().top),

@@ -11,7 +11,7 @@ import { linksOfLatestMail } from "./mailbox";
 
 /** axe's findings on the page once its toasts have gone (one fading in or out fails contrast). */
 async function seriousViolations(page: Page) {
-  await expect(page.locator("[data-sonner-toast]")).toHaveCount(0, { timeout: 10_000 });
+  await expect(page.locator("[data-toast]")).toHaveCount(0, { timeout: 10_000 });
   const results = await new AxeBuilder({ page }).analyze();
   return results.violations
     .filter((violation) => violation.impact === "serious" || violation.impact === "critical")

@@ -1,6 +1,7 @@
 import type { ReactNode } from "react";
 import { Link, useNavigation } from "react-router";
-import { useReturnPath, withReturnPath } from "~/features/identity/return-path";
+import { withReturnPath } from "~/features/identity/return-path";
+import { useReturnPath } from "~/features/identity/use-return-path";
 import { Button, type ButtonStyle } from "~/ui/button";
 import { Field } from "~/ui/form";
 

@@ -65,3 +65,18 @@ export function track(kind: AnalyticsKind, pathname = location.pathname, referre
     () => undefined,
   );
 }
+
+/**
+ * Reports a page view (the first of a visit with its referrer) once the page is really seen: a
+ * prerendered page (the browser guessing the next click) only when the visitor opens it.
+ * Returns the way to call it off.
+ */
+export function reportPageView(pathname: string, referrer: string): () => void {
+  const report = () => track("view", pathname, referrer);
+  if (!(document as Document & { prerendering?: boolean }).prerendering) {
+    report();
+    return () => undefined;
+  }
+  document.addEventListener("prerenderingchange", report, { once: true });
+  return () => document.removeEventListener("prerenderingchange", report);
+}

@@ -15,8 +15,6 @@ export const BANNER_DELAY_MS = 1_000;
 export const COOKIE_POLICY_VERSION = "2026-11-25";
 /** The AEPD guide's ceiling for how long a choice may be relied on. */
 export const CONSENT_LIFETIME_MONTHS = 24;
-/** Any part of the page may ask the banner to reopen its settings (the footer's link does). */
-export const OPEN_SETTINGS_EVENT = "cookie-settings:open";
 
 /**
  * The only cookie analytics consent allows (issue #17): first-party, it links the pages of one
@@ -109,8 +107,4 @@ export function storeConsent(
     }),
   );
   return record;
-}
-
-export function openCookieSettings() {
-  window.dispatchEvent(new Event(OPEN_SETTINGS_EVENT));
 }

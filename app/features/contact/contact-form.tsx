@@ -2,13 +2,7 @@ import { Info, Loader2 } from "lucide-react";
 import { useEffect, useState } from "react";
 import { track } from "~/features/analytics/track";
 import { useFetcher } from "react-router";
-import {
-  contactServiceCodes,
-  formatPrice,
-  serviceCodeLabel,
-  type Service,
-} from "~/features/catalogue/services";
-import { VAT_INCLUDED } from "~/features/catalogue/vat";
+import { contactServiceCodes, serviceCodeLabel, type Service } from "~/features/catalogue/services";
 import { usePageViewer } from "~/features/identity/page-viewer";
 import { HumanCheck } from "~/platform/human-check/human-check";
 import { Button } from "~/ui/button";
@@ -16,11 +10,12 @@ import { SubmissionKeyField } from "~/ui/submission-key-field";
 import { Field, Select, TextArea, ValidatedForm, type FormReply } from "~/ui/form";
 import { showToast } from "~/ui/toast";
 import type { ContactAnswer } from "./contact-action.server";
-import { contactMessages, contactToasts } from "./contact-messages";
+import { contactMessages, contactSubmitLabels, contactToasts } from "./contact-messages";
 import { contactSchema } from "./contact-schema";
 import {
   PENDING_PURCHASE_EVENT,
   pendingPurchaseMessage,
+  selectedServiceText,
   takePendingPurchase,
 } from "~/features/payments/pending-purchase";
 
@@ -46,6 +41,7 @@ export function ContactForm({
   const [selected, setSelected] = useState<Service | undefined>();
   const busy = fetcher.state !== "idle";
   const [humanCheckReady, setHumanCheckReady] = useState(!humanCheck);
+  const submitState = busy ? "busy" : humanCheckReady ? "idle" : "loading";
 
   // A service chosen with 'Consultar primero' pre-fills the form once: on load, or at once when
   // it is chosen on this very page.
@@ -87,16 +83,27 @@ export function ContactForm({
       blockedBy={humanCheckReady ? undefined : contactToasts.humanCheckNotReady}
       className="grid gap-5 sm:grid-cols-2"
       aria-label="Formulario de contacto"
+      data-contact-form
+      // The answer this form was rendered with, read by a light page's script (the typed values
+      // are in the fields already).
+      data-answer={
+        serverResult ? JSON.stringify({ ...serverResult, values: undefined }) : undefined
+      }
     >
-      {selected ? (
-        <div className="flex gap-3 rounded-lg bg-brand-50 p-4 text-sm text-brand-900 ring-1 ring-brand-200 sm:col-span-2">
-          <Info className="size-5 shrink-0 text-brand-600" aria-hidden />
-          <p>
-            <strong className="block">Servicio Seleccionado</strong>
-            {selected.name} · {formatPrice(selected.priceCents)} {VAT_INCLUDED}
-          </p>
-        </div>
-      ) : null}
+      {/* Always in the page, so a light page's script can fill and show it too. */}
+      <div
+        data-selected-service
+        hidden={!selected}
+        className="flex gap-3 rounded-lg bg-brand-50 p-4 text-sm text-brand-900 ring-1 ring-brand-200 sm:col-span-2"
+      >
+        <Info className="size-5 shrink-0 text-brand-600" aria-hidden />
+        <p>
+          <strong className="block">Servicio Seleccionado</strong>
+          <span data-slot="selected-service">
+            {selected ? selectedServiceText(selected) : null}
+          </span>
+        </p>
+      </div>
       <Field
         label="Nombre completo"
         markRequired
@@ -168,19 +175,16 @@ export function ContactForm({
         <Button
           type="submit"
           size="lg"
-          disabled={busy || !humanCheckReady}
-          className="w-full sm:w-auto"
+          disabled={submitState !== "idle"}
+          data-state={submitState}
+          data-submit
+          className="group w-full sm:w-auto"
         >
-          {busy ? (
-            <>
-              <Loader2 className="size-5 animate-spin" aria-hidden />
-              Enviando consulta...
-            </>
-          ) : humanCheckReady ? (
-            "Enviar consulta"
-          ) : (
-            "Cargando..."
-          )}
+          <Loader2
+            className="hidden size-5 animate-spin group-data-[state=busy]:block"
+            aria-hidden
+          />
+          <span data-label>{contactSubmitLabels[submitState]}</span>
         </Button>
       </div>
     </ValidatedForm>

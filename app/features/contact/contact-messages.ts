@@ -55,6 +55,15 @@ export const contactMessages = {
   },
 } satisfies MessageBook<ContactErrorCode | ContactAnswerCode>;
 
+/** The send button's words: while the security check loads, ready, and while sending. */
+export const contactSubmitLabels = {
+  loading: "Cargando...",
+  idle: "Enviar consulta",
+  busy: "Enviando consulta...",
+} as const;
+
+export type ContactSubmitState = keyof typeof contactSubmitLabels;
+
 /** Toasts of the form itself, before anything is sent. */
 export const contactToasts = {
   humanCheckNotReady: {

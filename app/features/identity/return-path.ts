@@ -1,5 +1,3 @@
-import { useSearchParams } from "react-router";
-
 /**
  * Where a visitor goes back to after signing in or confirming the address: a page of this site
  * they were on (a guarded page, or the service they chose). It travels in the query parameter
@@ -63,10 +61,4 @@ export function returnPathOf(url: string | URL): string | null {
   const value = new URL(url, ORIGIN).searchParams.get(RETURN_PARAM);
   const path = safeReturnPath(value, "");
   return path || null;
-}
-
-/** The return path of the current page's URL (for links between the sign-in pages). */
-export function useReturnPath(): string | null {
-  const [params] = useSearchParams();
-  return safeReturnPath(params.get(RETURN_PARAM), "") || null;
 }

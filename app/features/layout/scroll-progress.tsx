@@ -1,34 +1,9 @@
-import { useEffect, useRef } from "react";
+import { useEffect } from "react";
+import { trackScrollProgress } from "./scroll-progress-tracker";
 
 /** A bar along the bottom of the navigation showing how far the page has been scrolled. */
 export function ScrollProgress() {
-  const bar = useRef<HTMLDivElement>(null);
-  useEffect(() => {
-    let frame = 0;
-    const update = () => {
-      frame = 0;
-      const scrollable = document.documentElement.scrollHeight - window.innerHeight;
-      const progress = scrollable > 0 ? Math.min(1, window.scrollY / scrollable) : 0;
-      if (bar.current) {
-        bar.current.style.transform = `scaleX(${progress})`;
-        bar.current.parentElement?.setAttribute(
-          "aria-valuenow",
-          String(Math.round(progress * 100)),
-        );
-      }
-    };
-    const schedule = () => {
-      if (!frame) frame = window.requestAnimationFrame(update);
-    };
-    update();
-    window.addEventListener("scroll", schedule, { passive: true });
-    window.addEventListener("resize", schedule, { passive: true });
-    return () => {
-      window.removeEventListener("scroll", schedule);
-      window.removeEventListener("resize", schedule);
-      if (frame) window.cancelAnimationFrame(frame);
-    };
-  }, []);
+  useEffect(() => trackScrollProgress(document), []);
   return (
     <div
       className="absolute inset-x-0 bottom-0 h-0.5 bg-transparent"
@@ -39,7 +14,6 @@ export function ScrollProgress() {
       aria-valuenow={0}
     >
       <div
-        ref={bar}
         data-testid="scroll-progress"
         className="h-full origin-left scale-x-0 bg-gradient-to-r from-brand-500 to-cyan-500"
       />

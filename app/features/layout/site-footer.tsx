@@ -1,7 +1,6 @@
 import { Mail } from "lucide-react";
 import { Link } from "react-router";
 import { serviceHref, servicesForHome } from "~/features/catalogue/services";
-import { openCookieSettings } from "~/features/consent/cookie-consent";
 import type { SiteInfo } from "~/features/seo/site";
 import { Logo } from "~/ui/logo";
 import { FacebookIcon, InstagramIcon, LinkedInIcon, XIcon } from "~/ui/social-icons";
@@ -92,7 +91,7 @@ export function SiteFooter({ site }: { site: SiteInfo }) {
           <FooterLinks links={legalLinks} />
           <li>
             {/* Withdrawing consent must be as easy as giving it (AEPD): one click, any page. */}
-            <button type="button" onClick={openCookieSettings} className={footerLink}>
+            <button type="button" data-cookie-settings className={footerLink}>
               Configurar cookies
             </button>
           </li>

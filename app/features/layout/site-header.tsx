@@ -1,5 +1,5 @@
 import { LogOut, Menu, UserRound, X } from "lucide-react";
-import { useState } from "react";
+import { useEffect } from "react";
 import { Form, Link, useLocation } from "react-router";
 import { Button, ButtonLink } from "~/ui/button";
 import { Logo } from "~/ui/logo";
@@ -9,6 +9,7 @@ import {
   navItems,
   type NavItem,
 } from "./navigation";
+import { enhanceMobileMenu, MOBILE_MENU_LABELS } from "./mobile-menu";
 import { ScrollProgress } from "./scroll-progress";
 import { SectionLink } from "./section-link";
 
@@ -60,10 +61,8 @@ export function SiteHeader({
   viewer: { email: string } | null;
 }) {
   const { pathname } = useLocation();
-  // The menu belongs to the page it was opened on: any navigation closes it.
-  const [openOnPath, setOpenOnPath] = useState<string | null>(null);
-  const menuOpen = openOnPath === pathname;
-  const closeMenu = () => setOpenOnPath(null);
+  // On pages React hydrates; light pages get the same behaviour from their own script.
+  useEffect(() => enhanceMobileMenu(document), []);
 
   return (
     <header className="sticky top-0 z-40 border-b border-slate-200/80 bg-white/90 backdrop-blur supports-[backdrop-filter]:bg-white/75">
@@ -108,63 +107,67 @@ export function SiteHeader({
             </>
           )}
         </div>
-        <button
-          type="button"
-          className="inline-flex size-10 items-center justify-center rounded-md text-slate-700 hover:bg-slate-100 md:hidden"
-          aria-expanded={menuOpen}
-          aria-controls="mobile-menu"
-          aria-label={menuOpen ? "Cerrar menú" : "Abrir menú"}
-          onClick={() => setOpenOnPath(menuOpen ? null : pathname)}
-        >
-          {menuOpen ? (
-            <X className="size-6" aria-hidden />
-          ) : (
-            <Menu className="size-6" aria-hidden />
-          )}
-        </button>
+        <MobileMenu pathname={pathname} viewer={viewer} />
       </nav>
-      {menuOpen ? (
-        <div id="mobile-menu" className="border-t border-slate-200 bg-white md:hidden">
-          <ul className="space-y-1 px-4 py-3">
-            {navItems.map((item) => (
-              <li key={item.label}>
-                <NavLinkItem
-                  item={item}
-                  pathname={pathname}
-                  className={`${linkBase} block text-base`}
-                  scrollDelayMs={MOBILE_HASH_SCROLL_DELAY_MS}
-                  onNavigate={closeMenu}
-                />
-              </li>
-            ))}
-          </ul>
-          {viewer ? (
-            <div className="space-y-2 border-t border-slate-200 px-4 py-3">
-              <p className="truncate text-sm text-slate-600">{viewer.email}</p>
-              <div className="grid grid-cols-2 gap-2">
-                <ButtonLink to="/mi-cuenta" variant="secondary" onClick={closeMenu}>
-                  Mi Cuenta
-                </ButtonLink>
-                <Form method="post" action="/cerrar-sesion" onSubmit={closeMenu}>
-                  <Button type="submit" variant="secondary" className="w-full">
-                    Cerrar Sesión
-                  </Button>
-                </Form>
-              </div>
-            </div>
-          ) : (
-            <div className="grid grid-cols-2 gap-2 border-t border-slate-200 px-4 py-3">
-              <ButtonLink to="/login-cliente" variant="secondary" onClick={closeMenu}>
-                Iniciar Sesión
-              </ButtonLink>
-              <ButtonLink to="/registro" onClick={closeMenu}>
-                Registrarse
-              </ButtonLink>
-            </div>
-          )}
-        </div>
-      ) : null}
       <ScrollProgress />
     </header>
+  );
+}
+
+/**
+ * The phone menu: a native disclosure, so it opens and closes without JavaScript; with it,
+ * Escape, a tap outside and any choice inside close it (mobile-menu.ts). Its panel lies over the
+ * page under the header, so opening or closing it never moves the page.
+ */
+function MobileMenu({ pathname, viewer }: { pathname: string; viewer: { email: string } | null }) {
+  return (
+    <details data-mobile-menu className="group md:hidden">
+      <summary
+        aria-label={MOBILE_MENU_LABELS.open}
+        className="inline-flex size-10 cursor-pointer list-none items-center justify-center rounded-md text-slate-700 hover:bg-slate-100 [&::-webkit-details-marker]:hidden"
+      >
+        <Menu className="size-6 group-open:hidden" aria-hidden />
+        <X className="hidden size-6 group-open:block" aria-hidden />
+      </summary>
+      <div
+        id="mobile-menu"
+        className="absolute inset-x-0 top-full border-t border-b border-slate-200 bg-white shadow-lg"
+      >
+        <ul className="space-y-1 px-4 py-3">
+          {navItems.map((item) => (
+            <li key={item.label}>
+              <NavLinkItem
+                item={item}
+                pathname={pathname}
+                className={`${linkBase} block text-base`}
+                scrollDelayMs={MOBILE_HASH_SCROLL_DELAY_MS}
+              />
+            </li>
+          ))}
+        </ul>
+        {viewer ? (
+          <div className="space-y-2 border-t border-slate-200 px-4 py-3">
+            <p className="truncate text-sm text-slate-600">{viewer.email}</p>
+            <div className="grid grid-cols-2 gap-2">
+              <ButtonLink to="/mi-cuenta" variant="secondary">
+                Mi Cuenta
+              </ButtonLink>
+              <Form method="post" action="/cerrar-sesion">
+                <Button type="submit" variant="secondary" className="w-full">
+                  Cerrar Sesión
+                </Button>
+              </Form>
+            </div>
+          </div>
+        ) : (
+          <div className="grid grid-cols-2 gap-2 border-t border-slate-200 px-4 py-3">
+            <ButtonLink to="/login-cliente" variant="secondary">
+              Iniciar Sesión
+            </ButtonLink>
+            <ButtonLink to="/registro">Registrarse</ButtonLink>
+          </div>
+        )}
+      </div>
+    </details>
   );
 }

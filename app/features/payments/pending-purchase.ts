@@ -1,4 +1,5 @@
 import { formatPrice, services, type Service } from "~/features/catalogue/services";
+import { VAT_INCLUDED } from "~/features/catalogue/vat";
 
 /** Local-storage key of the service a visitor chose to ask about first (spec section 3). */
 export const PENDING_PURCHASE_KEY = "pending_purchase";
@@ -28,6 +29,11 @@ export function takePendingPurchase(storage: Storage): Service | undefined {
   } catch {
     return undefined;
   }
+}
+
+/** How the contact form names the service chosen: 'Desarrollo Web · 799€ IVA incluido'. */
+export function selectedServiceText(service: Service): string {
+  return `${service.name} · ${formatPrice(service.priceCents)} ${VAT_INCLUDED}`;
 }
 
 /** The message pre-filled for a pending purchase. */

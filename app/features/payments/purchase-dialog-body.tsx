@@ -1,4 +1,4 @@
-import { CreditCard, Loader2, Lock, MailWarning, MessageCircle } from "lucide-react";
+import { CreditCard, Loader2, MailWarning, MessageCircle } from "lucide-react";
 import { useEffect, useId, useRef, useState } from "react";
 import { Link, useFetcher, useNavigate } from "react-router";
 import { usePageViewer } from "~/features/identity/page-viewer";
@@ -9,6 +9,7 @@ import { splitVat, VAT_INCLUDED, VAT_RATE_PERCENT } from "~/features/catalogue/v
 import { PENDING_PURCHASE_EVENT, savePendingPurchase } from "~/features/payments/pending-purchase";
 import { Button, ButtonLink } from "~/ui/button";
 import { CloseButton } from "~/ui/close-button";
+import { DialogIcon, dialogClasses, SignedOutContent } from "./purchase-dialog-parts";
 import { Checkbox, ValidatedForm } from "~/ui/form";
 import { BillingFields } from "./billing-fields";
 import { checkoutSchema } from "./checkout-form";
@@ -50,7 +51,7 @@ export default function PurchaseDialog({
         // A click on the backdrop lands on the dialog element itself.
         if (event.target === event.currentTarget) onClose();
       }}
-      className="m-auto w-[calc(100%-2rem)] max-w-md rounded-2xl bg-white p-0 shadow-2xl"
+      className={dialogClasses}
     >
       <div className="relative p-6">
         <CloseButton onClick={onClose} className="top-3 right-3" />
@@ -66,14 +67,6 @@ export default function PurchaseDialog({
   );
 }
 
-function DialogIcon({ children }: { children: React.ReactNode }) {
-  return (
-    <div className="flex size-12 items-center justify-center rounded-full bg-brand-50 text-brand-600">
-      {children}
-    </div>
-  );
-}
-
 function SignedOut({
   service,
   returnPath,
@@ -84,25 +77,13 @@ function SignedOut({
   titleId: string;
 }) {
   return (
-    <>
-      <DialogIcon>
-        <Lock className="size-6" aria-hidden />
-      </DialogIcon>
-      <h2 id={titleId} className="mt-4 text-xl font-bold">
-        Registro Requerido
-      </h2>
-      <p className="mt-2 text-sm leading-6 text-slate-600">
-        Para contratar <strong className="text-ink">{service.name}</strong> (
-        {formatPrice(service.priceCents)}, {VAT_INCLUDED}) necesitas una cuenta. Crea una en un
-        minuto o inicia sesión si ya la tienes.
-      </p>
-      <div className="mt-6 grid gap-2 sm:grid-cols-2">
-        <ButtonLink to={withReturnPath("/registro", returnPath)}>Crear cuenta</ButtonLink>
-        <ButtonLink to={withReturnPath("/login-cliente", returnPath)} variant="secondary">
-          Ya tengo cuenta
-        </ButtonLink>
-      </div>
-    </>
+    <SignedOutContent
+      titleId={titleId}
+      serviceName={service.name}
+      servicePrice={formatPrice(service.priceCents)}
+      registerHref={withReturnPath("/registro", returnPath)}
+      loginHref={withReturnPath("/login-cliente", returnPath)}
+    />
   );
 }
 

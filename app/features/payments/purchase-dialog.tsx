@@ -1,7 +1,7 @@
 import { lazy, Suspense, useState } from "react";
 import { useLocation, useSearchParams } from "react-router";
 import { withReturnPath } from "~/features/identity/return-path";
-import type { Service } from "~/features/catalogue/services";
+import { formatPrice, type Service } from "~/features/catalogue/services";
 import { buttonClasses, type ButtonStyle } from "~/ui/button";
 import { useHydrated } from "~/ui/use-hydrated";
 
@@ -9,17 +9,7 @@ import { useHydrated } from "~/ui/use-hydrated";
 const loadDialog = () => import("./purchase-dialog-body");
 const PurchaseDialog = lazy(loadDialog);
 
-/** The query parameter that opens a service's purchase dialog: `?comprar=<slug>`. */
-const BUY_PARAM = "comprar";
-
-/**
- * Where sign-up and login send the visitor back to: this page with the service's dialog open
- * (`?comprar=<slug>`), scrolled to its card (`#<slug>`) when that is all a page without
- * JavaScript can do.
- */
-function returnPathFor(pathname: string, service: Service): string {
-  return `${pathname}?${BUY_PARAM}=${encodeURIComponent(service.slug)}#${service.slug}`;
-}
+import { BUY_PARAM, returnPathFor } from "./purchase-return-path";
 
 /**
  * The buy button. Without JavaScript it is a plain link to sign-up (which brings the visitor
@@ -43,13 +33,17 @@ export function BuyButton({
     setChosen(false);
     setDismissed(true);
   };
-  const returnPath = returnPathFor(pathname, service);
+  const returnPath = returnPathFor(pathname, service.slug);
   return (
     <>
       <a
         href={withReturnPath("/registro", returnPath)}
         role="button"
         className={`${buttonClasses(style)} ${className}`}
+        // What a light page's script needs to open its dialog (purchase-dialog-controller.ts).
+        data-buy={service.slug}
+        data-service-name={service.name}
+        data-service-price={formatPrice(service.priceCents)}
         // A pointer or the keyboard on its way: the dialog's code loads before the click.
         onPointerEnter={() => void loadDialog()}
         onFocus={() => void loadDialog()}

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { scriptHashes } from "./page-cache.server";
 import { deferHydration } from "./deferred-hydration.server";
 
-const document = `<!DOCTYPE html><html><head><link rel="modulepreload" href="/assets/a.js" nonce="n1"/><link rel="modulepreload" href="/assets/b.js" nonce="n1"/><style id="site-styles">body{}</style></head><body><main>Hola</main><script nonce="n1">window.__ctx = {};</script><script nonce="n1" type="module" async="">import * as route0 from "/assets/root.js";
+const document = `<!DOCTYPE html><html><head><link rel="modulepreload" href="/assets/a.js" nonce="n1"/><link rel="modulepreload" href="/assets/b.js" nonce="n1"/><style id="site-styles">body{}</style></head><body><main>Hola</main><script nonce="n1">window.__reactRouterContext = {};</script><script nonce="n1" type="module" async="">import * as route0 from "/assets/root.js";
 import("/assets/entry.js");</script></body></html>`;
 
 describe("deferHydration", () => {
@@ -41,7 +41,7 @@ describe("deferHydration", () => {
   });
 
   it("leaves other inline scripts as they are", () => {
-    expect(html).toContain('<script nonce="n1">window.__ctx = {};</script>');
+    expect(html).toContain('<script nonce="n1">window.__reactRouterContext = {};</script>');
   });
 
   it("gives cached pages a hash for every inline script, the held module included", () => {
@@ -54,5 +54,10 @@ describe("deferHydration", () => {
   it("does nothing to a document without modules", () => {
     const plain = "<html><body><p>Sin scripts</p></body></html>";
     expect(deferHydration(plain, "n1")).toBe(plain);
+  });
+
+  it("leaves a light page's one module script alone: nothing of React Router's to hold", () => {
+    const light = `<html><head><script type="module" src="/assets/light-x.js"></script></head><body><p>Hola</p></body></html>`;
+    expect(deferHydration(light, "n1")).toBe(light);
   });
 });

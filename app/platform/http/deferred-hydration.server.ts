@@ -9,6 +9,7 @@
  * rendered, and its links and forms work before that.
  */
 import { CLIENT_CHUNKS } from "./client-chunks";
+import { isLightPage } from "./light-page.server";
 
 const HELD_MODULE_TYPE = "text/x-held-module";
 const MODULE_PRELOAD = /<link\b[^>]*\brel="modulepreload"[^>]*>/g;
@@ -32,7 +33,8 @@ function bootScript(preloads: string[]): string {
 }
 
 export function deferHydration(html: string, nonce: string | undefined): string {
-  if (!html.includes('type="module"')) return html;
+  // A light page (decision 038) has its one small script and nothing of React Router's to hold.
+  if (isLightPage(html)) return html;
   const preloads: string[] = [];
   const withoutPreloads = html.replace(MODULE_PRELOAD, (tag) => {
     const href = HREF.exec(tag)?.[1];

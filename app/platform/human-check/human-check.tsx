@@ -1,42 +1,18 @@
 import { useEffect, useRef } from "react";
+import { startHumanCheck, type HumanCheckController } from "./human-check-element";
 
-/** ALTCHA's custom element, as JSX sees it. */
-declare module "react" {
-  // eslint-disable-next-line @typescript-eslint/no-namespace
-  namespace JSX {
-    interface IntrinsicElements {
-      "altcha-widget": React.DetailedHTMLProps<React.HTMLAttributes<HTMLElement>, HTMLElement> & {
-        challenge?: string;
-        auto?: "off" | "onfocus" | "onload" | "onsubmit";
-        name?: string;
-        language?: string;
-      };
-    }
-  }
-}
-
-export const CHALLENGE_URL = "/api/altcha/challenge";
-
-/** What counts as a visitor starting on the form. */
-const FIRST_INTERACTIONS = ["pointerdown", "keydown", "focusin", "touchstart"] as const;
-
-/** The widget's methods, once its code has loaded. */
-type AltchaWidget = HTMLElement & {
-  getState?: () => string;
-  reset?: () => void;
-  verify?: () => Promise<unknown>;
-};
+export { CHALLENGE_URL } from "./solver";
 
 /** Shown, without JavaScript, in every form that carries the check. */
 const HUMAN_CHECK_NEEDS_JAVASCRIPT =
   "Para enviar este formulario necesitas activar JavaScript: lo usamos para una comprobación de seguridad sin cookies.";
 
 /**
- * The proof-of-work widget. Its code (~110 kB) loads on the visitor's first interaction, so it
- * never competes with the page's first paint and hydration; it then solves its challenge at
- * once and reports when the form may be sent. A solution is good for one submission and ten
- * minutes: after the form is reset, when `renewOn` changes (a new answer of the server, which
- * spent it) and when it expires, a new one is solved.
+ * The proof of work (`human-check-element.ts`, our own solver of the server's ALTCHA challenge):
+ * it starts on the visitor's first interaction, so it never competes with the page's first paint
+ * and hydration, and reports when the form may be sent. A solution is good for one submission and
+ * ten minutes: after the form is reset, when `renewOn` changes (a new answer of the server, which
+ * spent it) and before it expires, a new one is solved.
  */
 export function HumanCheck({
   onReadyChange,
@@ -45,80 +21,54 @@ export function HumanCheck({
 }: {
   onReadyChange: (ready: boolean) => void;
   /**
-   * What starts loading the widget: any interaction with the page (a page that is the form), or
-   * only with the form (a form on a page people mostly read).
+   * What starts the check: any interaction with the page (a page that is the form), or only with
+   * the form (a form on a page people mostly read).
    */
   loadOn?: "page-interaction" | "form-interaction";
   /** The server's latest answer: each new one spent the solution, so a new one is solved. */
   renewOn?: unknown;
 }) {
-  const widget = useRef<AltchaWidget>(null);
+  const container = useRef<HTMLDivElement>(null);
+  const controller = useRef<HumanCheckController>(null);
   const report = useRef(onReadyChange);
   useEffect(() => {
     report.current = onReadyChange;
   });
   useEffect(() => {
-    const element = widget.current;
-    const form = element?.closest("form");
-    // One renewal at a time, after the widget's own state change has settled.
-    let renewal: ReturnType<typeof setTimeout> | undefined;
-    const renew = () => {
-      renewal ??= setTimeout(() => {
-        renewal = undefined;
-        const state = element?.getState?.();
-        if (state === "unverified" || state === "expired") void element?.verify?.();
-      });
-    };
-    const onStateChange = (event: Event) => {
-      const state = (event as CustomEvent<{ state: string }>).detail?.state;
-      report.current(state === "verified");
-      if (state === "unverified" || state === "expired") renew();
-    };
-    const target = loadOn === "form-interaction" ? form : document;
-    const load = () => {
-      stopWaiting();
-      void Promise.all([import("altcha"), import("altcha/i18n/es-es")]);
-    };
-    const stopWaiting = () => {
-      for (const type of FIRST_INTERACTIONS) target?.removeEventListener(type, load, true);
-      form?.removeEventListener("pointerover", load);
-    };
-    element?.addEventListener("statechange", onStateChange);
-    if (customElements.get("altcha-widget")) load();
-    else {
-      // Capture phase: a click on the still-disabled submit button counts too.
-      for (const type of FIRST_INTERACTIONS)
-        target?.addEventListener(type, load, { capture: true, passive: true });
-      // A pointer reaching for the form is a head start on the proof of work.
-      form?.addEventListener("pointerover", load, { passive: true });
-    }
+    const form = container.current?.closest("form");
+    const check = form
+      ? startHumanCheck(form, {
+          onReadyChange: (ready) => report.current(ready),
+          startOn: loadOn === "form-interaction" ? "form" : "page",
+        })
+      : undefined;
+    controller.current = check ?? null;
     return () => {
-      stopWaiting();
-      clearTimeout(renewal);
-      element?.removeEventListener("statechange", onStateChange);
+      check?.stop();
+      report.current(false);
     };
   }, [loadOn]);
   const renewedFor = useRef(renewOn);
   useEffect(() => {
     if (renewOn === renewedFor.current) return;
     renewedFor.current = renewOn;
-    // Back to 'unverified', which solves a new challenge (above).
-    widget.current?.reset?.();
+    controller.current?.renew();
   }, [renewOn]);
   return (
-    <>
-      <altcha-widget
-        ref={widget}
-        challenge={CHALLENGE_URL}
-        auto="onload"
-        name="altcha"
-        language="es-es"
+    // The markup `startHumanCheck` works in (light pages have this server rendering only).
+    <div ref={container} data-human-check="">
+      <input type="hidden" name="altcha" />
+      <p
+        data-human-check-status=""
+        role="status"
+        aria-live="polite"
+        className="text-sm text-slate-600"
       />
       <noscript>
         <p className="rounded-lg bg-amber-50 p-3 text-sm text-amber-900 ring-1 ring-amber-200">
           {HUMAN_CHECK_NEEDS_JAVASCRIPT}
         </p>
       </noscript>
-    </>
+    </div>
   );
 }

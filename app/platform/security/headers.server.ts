@@ -22,8 +22,6 @@ export function contentSecurityPolicy(
     "img-src 'self' data:",
     "font-src 'self'",
     "connect-src 'self'",
-    // The human-check widget solves its proof of work in workers it creates from blobs.
-    "worker-src 'self' blob:",
     "object-src 'none'",
     "base-uri 'self'",
     "form-action 'self'",

@@ -1,0 +1,190 @@
+import { track } from "~/features/analytics/track";
+import { serviceCodeLabel } from "~/features/catalogue/services";
+import {
+  pendingPurchaseMessage,
+  selectedServiceText,
+  takePendingPurchase,
+} from "~/features/payments/pending-purchase";
+import { checkForm, issuesOf, replyOf, type FieldIssue } from "~/platform/forms/form-answer";
+import { newSubmissionKey } from "~/platform/forms/submission-key";
+import { startHumanCheck } from "~/platform/human-check/human-check-element";
+import { showToast } from "~/ui/toast";
+import {
+  contactMessages,
+  contactSubmitLabels,
+  contactToasts,
+  type ContactSubmitState,
+} from "./contact-messages";
+import { contactSchema } from "./contact-schema";
+
+const FORM_SELECTOR = "form[data-contact-form]";
+/** One toast for the form: a new one replaces the last. */
+const TOAST_ID = "contact-form";
+
+/**
+ * The contact form on a light page (decision 038). The server renders it, its answers too: a
+ * post without JavaScript gets the page back with the form's errors or its notice. With
+ * JavaScript the same rules run before sending (contact-schema.ts, with the message book's
+ * words, next to each field), the form is posted in the background, and the form the server
+ * renders for that answer takes this one's place (the answer is shown exactly as the server
+ * shows it, without a second copy of its markup here) with its toast.
+ */
+export function controlContactForm(doc: Document): void {
+  const form = doc.querySelector<HTMLFormElement>(FORM_SELECTOR);
+  if (!form) return;
+  attach(form);
+  applyPendingPurchase(form);
+}
+
+/** A service chosen with 'Consultar primero' pre-fills the form once (spec section 3). */
+function applyPendingPurchase(form: HTMLFormElement) {
+  const pending = takePendingPurchase(window.localStorage);
+  if (!pending) return;
+  const select = form.elements.namedItem("service") as HTMLSelectElement;
+  if (![...select.options].some((option) => option.value === pending.code))
+    select.add(new Option(serviceCodeLabel(pending.code), pending.code));
+  select.value = pending.code;
+  (form.elements.namedItem("message") as HTMLTextAreaElement).value =
+    pendingPurchaseMessage(pending);
+  form.querySelector("[data-slot=selected-service]")!.textContent = selectedServiceText(pending);
+  form.querySelector<HTMLElement>("[data-selected-service]")!.hidden = false;
+  void showToast("info", contactToasts.serviceSelected(pending.name));
+}
+
+function attach(form: HTMLFormElement) {
+  for (const key of form.querySelectorAll<HTMLInputElement>("input[data-fresh]"))
+    key.value = newSubmissionKey();
+  let humanCheckReady = !form.querySelector("[data-human-check]");
+  let sending = false;
+  const submit = form.querySelector<HTMLButtonElement>("button[data-submit]")!;
+  const render = () =>
+    setSubmitState(submit, sending ? "busy" : humanCheckReady ? "idle" : "loading");
+  const check = startHumanCheck(form, {
+    onReadyChange: (ready) => {
+      humanCheckReady = ready;
+      render();
+    },
+  });
+  render();
+
+  form.addEventListener("input", (event) => {
+    const name = (event.target as { name?: unknown }).name;
+    if (typeof name === "string") clearIssue(form, name);
+  });
+
+  form.addEventListener("submit", (event) => {
+    event.preventDefault();
+    if (sending) return;
+    const fields = fieldsOf(form);
+    const checked = checkForm(contactSchema, fields);
+    if (!checked.ok) {
+      const issues = issuesOf(checked.errors, contactMessages, fields);
+      showIssues(form, issues);
+      void showToast("error", issues[0]!.text, { id: TOAST_ID });
+      return;
+    }
+    if (!humanCheckReady) {
+      void showToast("error", contactToasts.humanCheckNotReady, { id: TOAST_ID });
+      return;
+    }
+    sending = true;
+    render();
+    void send(form).then((sent) => {
+      if (sent) return check?.stop();
+      sending = false;
+      render();
+      void showToast("error", contactMessages.error, { id: TOAST_ID });
+    });
+  });
+}
+
+/** Posts the form and puts the server's rendering of its answer in its place; false if none. */
+async function send(form: HTMLFormElement): Promise<boolean> {
+  let next: HTMLFormElement | null;
+  try {
+    const response = await fetch(form.action, {
+      method: "POST",
+      body: new URLSearchParams(fieldsOf(form)),
+      headers: { accept: "text/html" },
+    });
+    const page = new DOMParser().parseFromString(await response.text(), "text/html");
+    next = page.querySelector<HTMLFormElement>(FORM_SELECTOR);
+  } catch {
+    return false;
+  }
+  const answer = next?.dataset.answer ? (JSON.parse(next.dataset.answer) as unknown) : null;
+  const reply = replyOf(answer, contactMessages);
+  if (!next || !reply) return false;
+  const replacement = form.ownerDocument.importNode(next, true);
+  // A refusal the server did not echo the text of (a failed security check) keeps what was typed.
+  if (reply.tone === "error") keepTyped(form, replacement);
+  form.replaceWith(replacement);
+  attach(replacement);
+  void showToast(reply.tone, reply.text, { id: TOAST_ID });
+  if (reply.tone === "success") track("enquiry");
+  focusFirstProblem(replacement, reply.issues ?? []);
+  return true;
+}
+
+function setSubmitState(button: HTMLButtonElement, state: ContactSubmitState) {
+  button.dataset.state = state;
+  button.disabled = state !== "idle";
+  button.querySelector("[data-label]")!.textContent = contactSubmitLabels[state];
+}
+
+function fieldsOf(form: HTMLFormElement): Record<string, string> {
+  const fields: Record<string, string> = {};
+  for (const [name, value] of new FormData(form))
+    if (typeof value === "string") fields[name] = value;
+  return fields;
+}
+
+function keepTyped(from: HTMLFormElement, to: HTMLFormElement) {
+  for (const name of ["name", "email", "service", "message"]) {
+    const typed = from.elements.namedItem(name) as HTMLInputElement | null;
+    const target = to.elements.namedItem(name) as HTMLInputElement | null;
+    if (typed && target && !target.value) target.value = typed.value;
+  }
+}
+
+const ERROR_CLASSES = "mt-1 text-sm text-red-700";
+
+/** As the form kit shows a field's error: under the field, described by it, marked invalid. */
+function showIssues(form: HTMLFormElement, issues: FieldIssue[]) {
+  for (const control of form.querySelectorAll("[aria-invalid]"))
+    clearIssue(form, (control as HTMLInputElement).name);
+  for (const { field, text } of issues) {
+    const control = field ? (form.elements.namedItem(field) as HTMLElement | null) : null;
+    if (!control) continue;
+    const error = form.ownerDocument.createElement("p");
+    error.id = `${control.id}-error`;
+    error.className = ERROR_CLASSES;
+    error.textContent = text.description ?? text.title;
+    control.parentElement!.append(error);
+    control.setAttribute("aria-invalid", "true");
+    const describers = (control.getAttribute("aria-describedby") ?? "").split(" ").filter(Boolean);
+    control.setAttribute("aria-describedby", [...describers, error.id].join(" "));
+  }
+  focusFirstProblem(form, issues);
+}
+
+function clearIssue(form: HTMLFormElement, name: string) {
+  const control = form.elements.namedItem(name);
+  if (!(control instanceof HTMLElement) || !control.hasAttribute("aria-invalid")) return;
+  const errorId = `${control.id}-error`;
+  form.ownerDocument.getElementById(errorId)?.remove();
+  control.removeAttribute("aria-invalid");
+  const rest = (control.getAttribute("aria-describedby") ?? "")
+    .split(" ")
+    .filter((id) => id && id !== errorId);
+  if (rest.length) control.setAttribute("aria-describedby", rest.join(" "));
+  else control.removeAttribute("aria-describedby");
+}
+
+function focusFirstProblem(form: HTMLFormElement, issues: FieldIssue[]) {
+  for (const { field } of issues) {
+    const control = field ? form.elements.namedItem(field) : null;
+    if (control instanceof HTMLElement) return control.focus();
+  }
+  form.querySelector<HTMLElement>("[data-form-alert]")?.focus();
+}
