@@ -37,6 +37,17 @@ test("the page cache serves every instance's visitors the same bytes: no nonce, 
   expect(first.status()).toBe(200);
 });
 
+test("two renders of a public page are the same bytes, whichever instance makes them", async ({
+  request,
+}) => {
+  // A cookie of ours (nobody's session) makes each answer a fresh render, not the cached copy.
+  const render = async () =>
+    (await request.get("/", { headers: { cookie: "vd.render=1" } })).text();
+  const [first, second] = [await render(), await render()];
+  expect(first).toContain('name="submissionKey"');
+  expect(second).toBe(first);
+});
+
 test("signed in, the same pages are React's again, and client navigation works from them", async ({
   page,
 }) => {

@@ -47,8 +47,8 @@ export function SignUpPage({
           Mínimo 8 caracteres. Te enviaremos un email para confirmar tu cuenta.
         </p>
         {page.humanCheck ? (
-          // Space reserved for the widget, so the button does not move when it appears.
-          <div className="min-h-[72px]">
+          // Room for the check's status line, so the button does not move when it appears.
+          <div className="min-h-5">
             <HumanCheck onReadyChange={setHumanCheckReady} renewOn={answer} />
           </div>
         ) : null}

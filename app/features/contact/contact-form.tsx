@@ -159,8 +159,8 @@ export function ContactForm({
         </label>
       </div>
       {humanCheck ? (
-        // Space reserved for the widget, so the button does not move when it appears.
-        <div className="min-h-[72px] sm:col-span-2">
+        // Room for the check's status line, so the button does not move when it appears.
+        <div className="min-h-5 sm:col-span-2">
           <HumanCheck
             onReadyChange={setHumanCheckReady}
             loadOn="form-interaction"
