@@ -15,7 +15,9 @@ import {
   contactToasts,
   type ContactSubmitState,
 } from "./contact-messages";
-import { contactSchema } from "./contact-schema";
+
+/** The rules (zod with them) load when the visitor reaches for the form, not with the page. */
+const loadRules = () => import("./contact-schema");
 
 const FORM_SELECTOR = "form[data-contact-form]";
 /** One toast for the form: a new one replaces the last. */
@@ -59,7 +61,7 @@ function attach(form: HTMLFormElement) {
   const submit = form.querySelector<HTMLButtonElement>("button[data-submit]")!;
   const render = () =>
     setSubmitState(submit, sending ? "busy" : humanCheckReady ? "idle" : "loading");
-  const check = startHumanCheck(form, {
+  const humanCheck = startHumanCheck(form, {
     onReadyChange: (ready) => {
       humanCheckReady = ready;
       render();
@@ -67,34 +69,44 @@ function attach(form: HTMLFormElement) {
   });
   render();
 
+  // What the visitor typed is checked by the schema's rules first, then sent.
+  const checkAndSend = async () => {
+    let rules: Awaited<ReturnType<typeof loadRules>>;
+    try {
+      rules = await loadRules();
+    } catch {
+      return void showToast("error", contactMessages.error, { id: TOAST_ID });
+    }
+    if (sending) return;
+    const fields = fieldsOf(form);
+    const checked = checkForm(rules.contactSchema, fields);
+    if (!checked.ok) {
+      const issues = issuesOf(checked.errors, contactMessages, fields);
+      showIssues(form, issues);
+      return void showToast("error", issues[0]!.text, { id: TOAST_ID });
+    }
+    if (!humanCheckReady)
+      return void showToast("error", contactToasts.humanCheckNotReady, { id: TOAST_ID });
+    sending = true;
+    render();
+    if (await send(form)) return humanCheck?.stop();
+    sending = false;
+    render();
+    void showToast("error", contactMessages.error, { id: TOAST_ID });
+  };
+
+  for (const type of ["pointerover", "focusin", "touchstart"])
+    form.addEventListener(type, () => void loadRules().catch(() => undefined), {
+      once: true,
+      passive: true,
+    });
   form.addEventListener("input", (event) => {
     const name = (event.target as { name?: unknown }).name;
     if (typeof name === "string") clearIssue(form, name);
   });
-
   form.addEventListener("submit", (event) => {
     event.preventDefault();
-    if (sending) return;
-    const fields = fieldsOf(form);
-    const checked = checkForm(contactSchema, fields);
-    if (!checked.ok) {
-      const issues = issuesOf(checked.errors, contactMessages, fields);
-      showIssues(form, issues);
-      void showToast("error", issues[0]!.text, { id: TOAST_ID });
-      return;
-    }
-    if (!humanCheckReady) {
-      void showToast("error", contactToasts.humanCheckNotReady, { id: TOAST_ID });
-      return;
-    }
-    sending = true;
-    render();
-    void send(form).then((sent) => {
-      if (sent) return check?.stop();
-      sending = false;
-      render();
-      void showToast("error", contactMessages.error, { id: TOAST_ID });
-    });
+    if (!sending) void checkAndSend();
   });
 }
 

@@ -1,6 +1,7 @@
 import type { FormFields, MessageBook } from "~/platform/forms/form-answer";
 import type { ToastText } from "~/platform/http/toast";
-import { CONTACT_LIMITS, type ContactErrorCode } from "./contact-schema";
+import { CONTACT_LIMITS } from "./contact-limits";
+import type { ContactErrorCode } from "./contact-schema";
 
 /** The Spanish texts of the contact form (spec sections 5 and 8): the one place they live. */
 

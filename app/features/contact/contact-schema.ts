@@ -1,18 +1,13 @@
 import { z } from "~/platform/validation/zod";
 import { serviceCodes } from "~/features/catalogue/services";
+import { CONTACT_LIMITS } from "./contact-limits";
 
 /**
  * The contact rules of spec section 5, shared by the form and the server action. Each check
  * stops at its first failure, and fields are declared in the spec's order, so the issues come
  * out in the order the spec reports them.
  */
-export const CONTACT_LIMITS = {
-  nameMin: 2,
-  nameMax: 100,
-  emailMax: 255,
-  messageMin: 10,
-  messageMax: 5000,
-} as const;
+export { CONTACT_LIMITS };
 
 /** The spec's simple pattern: text, at sign, text, dot, text. */
 const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
