@@ -21,6 +21,7 @@ import { PageViewTracker } from "~/features/analytics/page-view-tracker";
 import { getSiteInfo } from "~/features/seo/site.server";
 import { useNonce } from "~/platform/security/nonce";
 import { ButtonLink } from "~/ui/button";
+import { FormAlertTemplates } from "~/ui/form";
 import { SiteStyles } from "~/ui/site-styles";
 import { showToast } from "~/ui/toast";
 import { getPageViewer } from "~/features/accounts/profile.server";
@@ -89,6 +90,7 @@ export function Layout({ children }: { children: React.ReactNode }) {
         {light ? (
           <>
             <VisitorPurchaseDialog />
+            <FormAlertTemplates />
             <PageToast toast={data.toast} />
           </>
         ) : (

@@ -42,6 +42,7 @@ export default [
   route("pago-simulado/:sessionId", "routes/pago-simulado.tsx"),
   route("api/altcha/challenge", "routes/api-altcha-challenge.ts"),
   route("api/analitica", "routes/api-analitica.ts"),
+  route("api/contacto", "routes/api-contacto.ts"),
   route("soporte/adjuntos/:attachmentId", "routes/soporte-adjunto.ts"),
   // Dev mailbox: the loaders answer 404 in production.
   route("dev/correo", "routes/dev-correo.tsx"),

@@ -211,8 +211,14 @@ export function FormAlert({ reply, className = "" }: { reply: FormReply; classNa
           </ul>
         ) : (
           <>
-            <p className="font-semibold">{reply.text.title}</p>
-            {reply.text.description ? <p className="mt-1">{reply.text.description}</p> : null}
+            <p className="font-semibold" data-alert-title>
+              {reply.text.title}
+            </p>
+            {reply.text.description ? (
+              <p className="mt-1" data-alert-description>
+                {reply.text.description}
+              </p>
+            ) : null}
           </>
         )}
         {reply.action ? (
@@ -222,6 +228,25 @@ export function FormAlert({ reply, className = "" }: { reply: FormReply; classNa
         ) : null}
       </div>
     </div>
+  );
+}
+
+/**
+ * A form's alert of each tone as an inert `<template>`, for a script without React to fill in
+ * with a reply's words (a light page's contact form): the markup stays this component's.
+ */
+export function FormAlertTemplates() {
+  return (
+    <>
+      {(["error", "success"] as const).map((tone) => (
+        <template key={tone} data-form-alert-template={tone}>
+          <FormAlert
+            reply={{ tone, text: { title: " ", description: " " } }}
+            className="mb-5 sm:col-span-full"
+          />
+        </template>
+      ))}
+    </>
   );
 }
 

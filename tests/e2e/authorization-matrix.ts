@@ -218,6 +218,13 @@ export const authorizationMatrix: MatrixRow[] = [
     get: everyone("noAction"),
     post: everyone("refused"),
   },
+  {
+    // The contact form's answer for a light page's script: POST only, and an empty form is refused.
+    route: "api/contacto",
+    url: () => "/api/contacto",
+    get: everyone("noAction"),
+    post: everyone("refused"),
+  },
   // The dev mailbox answers any browser on this machine in local mode (never in production).
   publicPage("dev/correo"),
   {

@@ -45,7 +45,7 @@ test("a refused human check is said in the form and as a toast, and a new one is
   page,
 }) => {
   await openPage(page, "/");
-  await page.route("**/contacto", async (route) => {
+  await page.route("**/api/contacto", async (route) => {
     const fields = new URLSearchParams(route.request().postData() ?? "");
     fields.set("altcha", "caducada");
     await route.continue({ postData: fields.toString() });
@@ -63,8 +63,8 @@ test("a refused human check is said in the form and as a toast, and a new one is
   );
   await expect(contactForm(page).getByLabel("Nombre completo")).toHaveValue("Pablo Gil");
   await expect(contactForm(page).getByRole("button", { name: "Enviar consulta" })).toBeEnabled();
-  await page.unroute("**/contacto");
-  const answer = page.waitForResponse("**/contacto");
+  await page.unroute("**/api/contacto");
+  const answer = page.waitForResponse("**/api/contacto");
   await send(page);
   expect((await answer).status()).toBe(200);
   await expect(toast(page, "¡Mensaje enviado!")).toBeVisible();
@@ -119,7 +119,7 @@ test("a valid enquiry: busy button, success toast, cleared form, and both mails 
   let release!: () => void;
   const held = new Promise<void>((resolve) => (release = resolve));
   let spent: string | null = null;
-  await page.route("**/contacto", async (route) => {
+  await page.route("**/api/contacto", async (route) => {
     spent = new URLSearchParams(route.request().postData() ?? "").get("altcha");
     await held;
     await route.continue();
@@ -160,7 +160,7 @@ test("a valid enquiry: busy button, success toast, cleared form, and both mails 
 
 test("when sending fails, 'Error al enviar' is shown and the form is kept", async ({ page }) => {
   await openPage(page, "/");
-  await page.route("**/contacto", (route) => route.abort("connectionreset"));
+  await page.route("**/api/contacto", (route) => route.abort("connectionreset"));
   const values = {
     name: "Marta Ruiz",
     email: "marta@example.com",

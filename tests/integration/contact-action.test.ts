@@ -1,5 +1,8 @@
-import { beforeEach, describe, expect, it } from "vitest";
+import { sql } from "drizzle-orm";
+import pg from "pg";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { handleContactSubmission } from "~/features/contact/contact-action.server";
+import { resetConfigForTests } from "~/platform/config.server";
 import { contactInquiries, mailOutbox, rateLimitBuckets } from "~/platform/db/schema";
 import { newChallenge } from "~/platform/human-check/human-check.server";
 import { solveHumanCheck } from "../support/human-check";
@@ -215,6 +218,108 @@ describe("a retried enquiry (decision 036)", () => {
       expect((await submit({ ...valid, altcha })).body).toMatchObject({
         errors: [{ code: "human-check-failed" }],
       });
+    });
+  });
+});
+
+describe("an enquiry's one transaction (decision 040)", () => {
+  it("commits the sender's count, the recipient's count, the enquiry and its mails together", async () => {
+    await submit(valid, "192.0.2.40");
+    // xmin: the transaction that wrote each row.
+    const writers = (await database.db.execute(sql`
+      select xmin::text as writer from ${contactInquiries}
+      union all select xmin::text from ${mailOutbox}
+      union all select xmin::text from ${rateLimitBuckets}`)) as unknown as {
+      rows: { writer: string }[];
+    };
+    expect(writers.rows).toHaveLength(5);
+    expect(new Set(writers.rows.map((row) => row.writer)).size).toBe(1);
+  });
+});
+
+describe("posts at the same time (decision 040)", () => {
+  const limits = { CONTACT_RATE_LIMIT: "1", CONTACT_CONFIRMATIONS_PER_ADDRESS: "1" };
+  beforeAll(() => {
+    Object.assign(process.env, limits);
+    resetConfigForTests();
+  });
+  afterAll(() => {
+    for (const name of Object.keys(limits)) delete process.env[name];
+    resetConfigForTests();
+  });
+
+  /**
+   * Sends `posts` at once. On PostgreSQL the rate_limit_buckets rows of `keys` are first inserted
+   * by a transaction left open until every post's statement waits for one of them, so the posts
+   * are certainly counted at the same time; PGlite has one connection and takes them in turn.
+   */
+  async function atOnce<T>(keys: string[], posts: (() => Promise<T>)[]): Promise<T[]> {
+    if (!database.url) return Promise.all(posts.map((post) => post()));
+    const blocker = new pg.Client({ connectionString: database.url });
+    await blocker.connect();
+    try {
+      await blocker.query("begin");
+      await blocker.query(
+        "insert into rate_limit_buckets (key, window_started_at, hits) select unnest($1::text[]), now(), 0",
+        [keys],
+      );
+      const running = posts.map((post) => post());
+      for (let waited = 0; ; waited += 20) {
+        const { rows } = await blocker.query<{ waiting: number }>(
+          "select count(*)::int as waiting from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'",
+        );
+        if (rows[0]!.waiting >= posts.length) break;
+        if (waited > 10_000) throw new Error(`only ${rows[0]!.waiting} posts waited`);
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+      await blocker.query("commit");
+      return await Promise.all(running);
+    } finally {
+      await blocker.end();
+    }
+  }
+
+  it("lets one of two posts from one address past a limit of 1; the other gets 429", async () => {
+    const address = "192.0.2.50";
+    const answers = await atOnce(
+      [`contact:${address}`],
+      [() => submit(valid, address), () => submit({ ...valid, name: "Otra Persona" }, address)],
+    );
+    expect(answers.map((answer) => answer.status).sort()).toEqual([200, 429]);
+    expect(await database.db.select().from(contactInquiries)).toHaveLength(1);
+    expect(await database.db.select().from(mailOutbox)).toHaveLength(2);
+  });
+
+  it("sends one inbox one copy of two enquiries at once, under a limit of 1", async () => {
+    const answers = await atOnce(
+      ["contact-confirmation:to:luis@example.com"],
+      [() => submit(valid, "192.0.2.61"), () => submit(valid, "192.0.2.62")],
+    );
+    expect(answers.map((answer) => answer.status)).toEqual([200, 200]);
+    expect(await database.db.select().from(contactInquiries)).toHaveLength(2);
+    const kinds = (await database.db.select().from(mailOutbox)).map((mail) => mail.kind).sort();
+    expect(kinds).toEqual(["contact-confirmation", "contact-inbox", "contact-inbox"]);
+  });
+
+  describe("with the proof of work on", () => {
+    withHumanCheckOn();
+
+    it("takes one solution sent twice at once from two addresses once", async () => {
+      const altcha = await solveHumanCheck(await newChallenge());
+      const signature = (
+        JSON.parse(Buffer.from(altcha, "base64").toString()) as {
+          challenge: { signature: string };
+        }
+      ).challenge.signature;
+      const answers = await atOnce(
+        [`altcha:${signature}`],
+        [
+          () => submit({ ...valid, altcha }, "192.0.2.71"),
+          () => submit({ ...valid, altcha }, "192.0.2.72"),
+        ],
+      );
+      expect(answers.map((answer) => answer.status).sort()).toEqual([200, 400]);
+      expect(await database.db.select().from(contactInquiries)).toHaveLength(1);
     });
   });
 });

@@ -1,5 +1,4 @@
 import { getConfig } from "~/platform/config.server";
-import type { Database } from "~/platform/db/client.server";
 import { getDb } from "~/platform/db/database.server";
 import {
   checkForm,
@@ -10,14 +9,13 @@ import {
 import { notice, readForm, refuse } from "~/platform/http/form-reply.server";
 import { SUBMISSION_KEY_FIELD } from "~/platform/forms/submission-key";
 import { submissionKeyOf } from "~/platform/forms/submission-key.server";
-import { HUMAN_CHECK_FIELD, verifyHumanCheck } from "~/platform/human-check/human-check.server";
+import { HUMAN_CHECK_FIELD, readHumanCheck } from "~/platform/human-check/human-check.server";
 import { getLogger } from "~/platform/logger.server";
 import { getMailWorker } from "~/platform/mail/mailer.server";
 import { visitorKey } from "~/platform/security/client-address.server";
-import { hitRateLimit } from "~/platform/security/rate-limit.server";
 import type { ContactAnswerCode } from "./contact-messages";
 import { contactSchema, type ContactErrorCode } from "./contact-schema";
-import { enquiryStored, storeEnquiry } from "./enquiries.server";
+import { storeEnquiry } from "./enquiries.server";
 
 export type ContactFormValues = {
   name: string;
@@ -47,19 +45,6 @@ function recipientKey(email: string): string {
   return `${local}${email.slice(at)}`.toLowerCase();
 }
 
-/**
- * Counts a confirmation for this address; false once it had CONTACT_CONFIRMATIONS_PER_ADDRESS
- * in 24 hours. Beyond that the enquiry is still stored and the company still notified, but the
- * address gets no more copies: the form cannot be used to mail one inbox over and over.
- */
-async function mayConfirm(db: Database, email: string): Promise<boolean> {
-  const limit = await hitRateLimit(db, `contact-confirmation:to:${recipientKey(email)}`, {
-    limit: getConfig().contactConfirmationsPerAddress,
-    windowMs: CONFIRMATION_WINDOW_MS,
-  });
-  return limit.allowed;
-}
-
 function formValues(fields: FormFields): ContactFormValues {
   // Values are echoed back to re-render the form without JavaScript; cap what we echo.
   const read = (name: string) => (fields[name] ?? "").slice(0, 6000);
@@ -73,8 +58,8 @@ function formValues(fields: FormFields): ContactFormValues {
 }
 
 /**
- * The contact action: validate, rate-limit, check the proof of work, store with its mails; a
- * 4xx for bad input, never a 500. A retry of a stored enquiry (same form key, same text: its
+ * The contact action: validate, then rate-limit, check the proof of work and store with its
+ * mails in one statement (decision 040); a 4xx for bad input, never a 500. A retry of a stored enquiry (same form key, same text: its
  * first answer was lost, a 503 as the database dropped after the commit) is answered 'sent'
  * again and stored once (decision 036).
  */
@@ -91,30 +76,43 @@ export async function handleContactSubmission(request: Request, clientAddress: s
   // The schema's messages are its codes (contact-schema.ts).
   if (!validation.ok) return refuse(validation.errors as FormError<ContactErrorCode>[], { values });
   try {
-    const db = getDb();
-    const limit = await hitRateLimit(db, `contact:${visitorKey(clientAddress)}`, {
-      limit: getConfig().contactRateLimit,
-      windowMs: RATE_LIMIT_WINDOW_MS,
-    });
-    if (!limit.allowed)
-      return refuse<ContactAnswerCode>("rate-limited", {
-        status: 429,
-        retryAfter: limit.retryAfterSeconds,
-      });
     const { name, email, service, message } = validation.data;
-    const submissionKey = submissionKeyOf(form.fields, [name, email, service, message]);
-    // Before the proof of work: the retry's solution was spent by the first post.
-    if (submissionKey && (await enquiryStored(db, submissionKey))) {
-      log.info({ service }, "enquiry retried: answered as stored");
-      return notice<ContactAnswerCode>("sent");
+    const config = getConfig();
+    // Read without the database: its first use is counted in the enquiry's statement.
+    const proof = await readHumanCheck(form.fields[HUMAN_CHECK_FIELD] ?? "");
+    const outcome = await storeEnquiry(getDb(), validation.data, {
+      address: {
+        key: `contact:${visitorKey(clientAddress)}`,
+        rule: { limit: config.contactRateLimit, windowMs: RATE_LIMIT_WINDOW_MS },
+      },
+      // A post already stored is answered as stored before the proof of work (its solution
+      // was spent by the first post).
+      submissionKey: submissionKeyOf(form.fields, [name, email, service, message]),
+      proof,
+      // Past CONTACT_CONFIRMATIONS_PER_ADDRESS copies in 24 hours the enquiry is still stored
+      // and the company notified, but the address gets no more copies: the form cannot be used
+      // to mail one inbox over and over.
+      recipient: {
+        key: `contact-confirmation:to:${recipientKey(email)}`,
+        rule: { limit: config.contactConfirmationsPerAddress, windowMs: CONFIRMATION_WINDOW_MS },
+      },
+    });
+    switch (outcome.status) {
+      case "rate-limited":
+        return refuse<ContactAnswerCode>("rate-limited", {
+          status: 429,
+          retryAfter: outcome.retryAfterSeconds,
+        });
+      case "human-check-failed":
+        return refuse<ContactAnswerCode>("human-check-failed");
+      case "stored-before":
+        log.info({ service }, "enquiry retried: answered as stored");
+        return notice<ContactAnswerCode>("sent");
+      case "stored":
+        getMailWorker().wake();
+        log.info({ enquiryId: outcome.id, service, confirm: outcome.confirmed }, "enquiry stored");
+        return notice<ContactAnswerCode>("sent");
     }
-    if (!(await verifyHumanCheck(form.fields[HUMAN_CHECK_FIELD] ?? "")))
-      return refuse<ContactAnswerCode>("human-check-failed");
-    const confirm = await mayConfirm(db, email);
-    const stored = await storeEnquiry(db, validation.data, { confirm, submissionKey });
-    getMailWorker().wake();
-    log.info({ enquiryId: stored?.id, service, confirm }, "enquiry stored");
-    return notice<ContactAnswerCode>("sent");
   } catch (error) {
     log.error({ err: error }, "storing an enquiry failed");
     // The values (with the form's key) come back: a retry without JavaScript is recognised too.

@@ -5,7 +5,13 @@ import {
   selectedServiceText,
   takePendingPurchase,
 } from "~/features/payments/pending-purchase";
-import { checkForm, issuesOf, replyOf, type FieldIssue } from "~/platform/forms/form-answer";
+import {
+  checkForm,
+  issuesOf,
+  replyOf,
+  type FieldIssue,
+  type FormReply,
+} from "~/platform/forms/form-answer";
 import { newSubmissionKey } from "~/platform/forms/submission-key";
 import { startHumanCheck } from "~/platform/human-check/human-check-element";
 import { showToast } from "~/ui/toast";
@@ -20,16 +26,18 @@ import {
 const loadRules = () => import("./contact-schema");
 
 const FORM_SELECTOR = "form[data-contact-form]";
+/** The contact action answering in JSON (app/routes/api-contacto.ts). */
+const ANSWER_URL = "/api/contacto";
 /** One toast for the form: a new one replaces the last. */
 const TOAST_ID = "contact-form";
 
 /**
  * The contact form on a light page (decision 038). The server renders it, its answers too: a
  * post without JavaScript gets the page back with the form's errors or its notice. With
- * JavaScript the same rules run before sending (contact-schema.ts, with the message book's
- * words, next to each field), the form is posted in the background, and the form the server
- * renders for that answer takes this one's place (the answer is shown exactly as the server
- * shows it, without a second copy of its markup here) with its toast.
+ * JavaScript the same rules run before sending (contact-schema.ts, loaded when the visitor
+ * reaches for the form), each problem in the message book's words under its field, and the form
+ * is posted in the background to the action's JSON twin; its answer is shown as the server's
+ * page shows it (the form kit's alert, from a template the root renders) and as a toast.
  */
 export function controlContactForm(doc: Document): void {
   const form = doc.querySelector<HTMLFormElement>(FORM_SELECTOR);
@@ -89,9 +97,11 @@ function attach(form: HTMLFormElement) {
       return void showToast("error", contactToasts.humanCheckNotReady, { id: TOAST_ID });
     sending = true;
     render();
-    if (await send(form)) return humanCheck?.stop();
+    const answered = await send(form);
     sending = false;
     render();
+    // Any answer of the server spent the solution: a new one is solved for the next post.
+    if (answered) return humanCheck?.renew();
     void showToast("error", contactMessages.error, { id: TOAST_ID });
   };
 
@@ -110,32 +120,52 @@ function attach(form: HTMLFormElement) {
   });
 }
 
-/** Posts the form and puts the server's rendering of its answer in its place; false if none. */
+/**
+ * Posts the form to the action's JSON twin (/api/contacto) and shows the answer as the server's
+ * page would: the alert at the top of the form (from the root's template of FormAlert), each
+ * field's problem under it, and the same words as a toast. False when no answer came.
+ */
 async function send(form: HTMLFormElement): Promise<boolean> {
-  let next: HTMLFormElement | null;
+  let answer: unknown;
   try {
-    const response = await fetch(form.action, {
+    const response = await fetch(ANSWER_URL, {
       method: "POST",
       body: new URLSearchParams(fieldsOf(form)),
-      headers: { accept: "text/html" },
+      headers: { accept: "application/json" },
     });
-    const page = new DOMParser().parseFromString(await response.text(), "text/html");
-    next = page.querySelector<HTMLFormElement>(FORM_SELECTOR);
+    answer = await response.json();
   } catch {
     return false;
   }
-  const answer = next?.dataset.answer ? (JSON.parse(next.dataset.answer) as unknown) : null;
   const reply = replyOf(answer, contactMessages);
-  if (!next || !reply) return false;
-  const replacement = form.ownerDocument.importNode(next, true);
-  // A refusal the server did not echo the text of (a failed security check) keeps what was typed.
-  if (reply.tone === "error") keepTyped(form, replacement);
-  form.replaceWith(replacement);
-  attach(replacement);
+  if (!reply) return false;
+  showAlert(form, reply);
+  showIssues(form, reply.issues ?? []);
   void showToast(reply.tone, reply.text, { id: TOAST_ID });
-  if (reply.tone === "success") track("enquiry");
-  focusFirstProblem(replacement, reply.issues ?? []);
+  if (reply.tone === "success") {
+    form.reset();
+    form.querySelector<HTMLElement>("[data-selected-service]")!.hidden = true;
+    for (const key of form.querySelectorAll<HTMLInputElement>("input[data-fresh]"))
+      key.value = newSubmissionKey();
+    track("enquiry");
+  }
+  focusFirstProblem(form, reply.issues ?? []);
   return true;
+}
+
+/** The form's alert for `reply`, in place of the one it showed. */
+function showAlert(form: HTMLFormElement, reply: FormReply) {
+  form.querySelector("[data-form-alert]")?.remove();
+  const template = form.ownerDocument.querySelector<HTMLTemplateElement>(
+    `template[data-form-alert-template=${reply.tone === "error" ? "error" : "success"}]`,
+  );
+  const alert = template?.content.firstElementChild?.cloneNode(true);
+  if (!(alert instanceof HTMLElement)) return;
+  alert.querySelector("[data-alert-title]")!.textContent = reply.text.title;
+  const description = alert.querySelector("[data-alert-description]")!;
+  if (reply.text.description) description.textContent = reply.text.description;
+  else description.remove();
+  form.prepend(alert);
 }
 
 function setSubmitState(button: HTMLButtonElement, state: ContactSubmitState) {
@@ -149,14 +179,6 @@ function fieldsOf(form: HTMLFormElement): Record<string, string> {
   for (const [name, value] of new FormData(form))
     if (typeof value === "string") fields[name] = value;
   return fields;
-}
-
-function keepTyped(from: HTMLFormElement, to: HTMLFormElement) {
-  for (const name of ["name", "email", "service", "message"]) {
-    const typed = from.elements.namedItem(name) as HTMLInputElement | null;
-    const target = to.elements.namedItem(name) as HTMLInputElement | null;
-    if (typed && target && !target.value) target.value = typed.value;
-  }
 }
 
 const ERROR_CLASSES = "mt-1 text-sm text-red-700";

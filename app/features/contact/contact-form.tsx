@@ -84,11 +84,6 @@ export function ContactForm({
       className="grid gap-5 sm:grid-cols-2"
       aria-label="Formulario de contacto"
       data-contact-form
-      // The answer this form was rendered with, read by a light page's script (the typed values
-      // are in the fields already).
-      data-answer={
-        serverResult ? JSON.stringify({ ...serverResult, values: undefined }) : undefined
-      }
     >
       {/* Always in the page, so a light page's script can fill and show it too. */}
       <div

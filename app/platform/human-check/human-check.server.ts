@@ -3,7 +3,7 @@ import { deriveKey } from "altcha-lib/algorithms/pbkdf2";
 import { getConfig } from "../config.server";
 import { getDb } from "../db/database.server";
 import { visitorKey } from "../security/client-address.server";
-import { hitRateLimit } from "../security/rate-limit.server";
+import { hitRateLimit, type RateLimitRule } from "../security/rate-limit.server";
 import { z } from "../validation/zod";
 
 /**
@@ -63,13 +63,19 @@ function decodePayload(raw: string): Payload | undefined {
 }
 
 /**
- * True when the solution is valid, unexpired, signed by us and used for the first time (a
- * solved challenge is good for one submission, in every instance).
+ * A proof of work as read from a post, checked without the database: `valid` when it is well
+ * formed, unexpired and signed by us (or the check is off). A valid solution is good for one
+ * submission: the caller counts a hit on `replay` (a limit of 1) where it stores what the proof
+ * let through, and takes a second hit as a replay. No `replay` when the check is off.
  */
-export async function verifyHumanCheck(raw: string | null | undefined): Promise<boolean> {
-  if (!humanCheckEnabled()) return true;
+export type HumanProof =
+  { valid: false } | { valid: true; replay?: { key: string; rule: RateLimitRule } };
+
+/** Reads and checks a proof of work without marking it used (`verifyHumanCheck` does both). */
+export async function readHumanCheck(raw: string | null | undefined): Promise<HumanProof> {
+  if (!humanCheckEnabled()) return { valid: true };
   const payload = raw ? decodePayload(raw) : undefined;
-  if (!payload) return false;
+  if (!payload) return { valid: false };
   let result: Awaited<ReturnType<typeof verifySolution>>;
   try {
     result = await verifySolution({
@@ -80,13 +86,27 @@ export async function verifyHumanCheck(raw: string | null | undefined): Promise<
     });
   } catch {
     // A well-typed payload the verifier still cannot read is simply not a valid solution.
-    return false;
+    return { valid: false };
   }
-  if (!result.verified || result.expired) return false;
-  const firstUse = await hitRateLimit(getDb(), `altcha:${payload.challenge.signature}`, {
-    limit: 1,
-    windowMs: VALIDITY_MS,
-  });
+  if (!result.verified || result.expired) return { valid: false };
+  return {
+    valid: true,
+    replay: {
+      key: `altcha:${payload.challenge.signature}`,
+      rule: { limit: 1, windowMs: VALIDITY_MS },
+    },
+  };
+}
+
+/**
+ * True when the solution is valid, unexpired, signed by us and used for the first time (a
+ * solved challenge is good for one submission, in every instance).
+ */
+export async function verifyHumanCheck(raw: string | null | undefined): Promise<boolean> {
+  const proof = await readHumanCheck(raw);
+  if (!proof.valid) return false;
+  if (!proof.replay) return true;
+  const firstUse = await hitRateLimit(getDb(), proof.replay.key, proof.replay.rule);
   return firstUse.allowed;
 }
 

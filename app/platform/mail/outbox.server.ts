@@ -1,4 +1,4 @@
-import { and, asc, eq, inArray, lt, lte, or, sql, type SQL } from "drizzle-orm";
+import { and, asc, eq, inArray, lt, lte, or, sql, type Placeholder, type SQL } from "drizzle-orm";
 import type { Database } from "../db/client.server";
 import { mailOutbox, type StoredMailAttachment } from "../db/schema";
 import { hitRateLimit } from "../security/rate-limit.server";
@@ -29,11 +29,44 @@ export async function enqueueMails(writer: Writer, mails: OutgoingMail[]) {
 }
 
 /**
- * The insert that queues mails, as SQL to combine with the change that causes them into one
- * statement (one round trip, atomic without a transaction), e.g. as a data-modifying CTE.
+ * Mails as one JSON value, for `queueMailsSql`: a prepared statement can take any number of
+ * them in one parameter.
  */
-export function queueMailsSql(writer: Writer, mails: OutgoingMail[]): SQL {
-  return insertMails(writer, mails).getSQL();
+export function mailsParameter(mails: OutgoingMail[]): string {
+  return JSON.stringify(
+    mails.map((mail) => ({
+      kind: mail.kind,
+      recipient: mail.to,
+      reply_to: mail.replyTo ?? null,
+      subject: mail.subject,
+      html: mail.html,
+      text: mail.text,
+      attachments: mail.attachments?.map(storedAttachment) ?? null,
+    })),
+  );
+}
+
+/**
+ * The insert that queues the mails of `mails` (a `mailsParameter` value, or a placeholder for
+ * one), as SQL to combine with the change that causes them into one statement: a data-modifying
+ * CTE, one round trip, atomic without a transaction. It queues them only when `when` holds, an
+ * SQL condition (e.g. that an earlier CTE inserted its row).
+ */
+export function queueMailsSql(mails: string | Placeholder, when: SQL): SQL {
+  const columns = [
+    mailOutbox.kind,
+    mailOutbox.recipient,
+    mailOutbox.replyTo,
+    mailOutbox.subject,
+    mailOutbox.html,
+    mailOutbox.text,
+    mailOutbox.attachments,
+  ].map((column) => sql.identifier(column.name));
+  return sql`insert into ${mailOutbox} (${sql.join(columns, sql`, `)})
+    select ${sql.join(columns, sql`, `)}
+    from jsonb_to_recordset(${mails}::jsonb) as queued (kind text, recipient text,
+      reply_to text, subject text, html text, text text, attachments jsonb)
+    where ${when}`;
 }
 
 function insertMails(writer: Writer, mails: OutgoingMail[]) {
@@ -106,7 +139,8 @@ const CAP_WINDOW_MS = 60 * 60_000;
 
 /**
  * Claims due mails with FOR UPDATE SKIP LOCKED, so instances sharing a database never claim the
- * same mail, then sends them and records the outcome.
+ * same mail, then sends them and records the outcome. Once a kind's hourly cap refuses a slot,
+ * its other mails in the batch wait without asking for one each, put back in one update.
  */
 export async function deliverDueMails(
   db: Database,
@@ -115,20 +149,28 @@ export async function deliverDueMails(
 ): Promise<DeliveryReport> {
   const claimed = await claimDueMails(db, batchSize);
   const report: DeliveryReport = { sent: 0, retried: 0, deferred: 0, failed: [] };
+  /** Kinds whose cap is reached, with the seconds until their window ends. */
+  const capReached = new Map<string, number>();
+  const waiting: QueuedMail[] = [];
   for (let start = 0; start < claimed.length; start += concurrency) {
     const sentIds: string[] = [];
     await Promise.all(
       claimed.slice(start, start + concurrency).map(async (mail) => {
-        const outcome = await deliverOne(db, transport, mail, hourlyCaps[mail.kind]);
+        if (!(await mayTakeSlot(db, mail.kind, hourlyCaps[mail.kind], capReached))) {
+          waiting.push(mail);
+          return;
+        }
+        const outcome = await deliverOne(db, transport, mail);
         if (outcome.status === "sent") sentIds.push(mail.id);
         else if (outcome.status === "pending") report.retried += 1;
-        else if (outcome.status === "deferred") report.deferred += 1;
         else report.failed.push({ ...mail, status: "failed", lastError: outcome.error ?? null });
       }),
     );
     await markSent(db, sentIds, transport.name);
     report.sent += sentIds.length;
   }
+  await deferMails(db, waiting, capReached);
+  report.deferred = waiting.length;
   return report;
 }
 
@@ -171,40 +213,52 @@ async function claimDueMails(db: Database, batchSize: number): Promise<QueuedMai
 }
 
 /**
- * Takes one of this hour's sends of the mail's kind. The count is one row per kind, upserted
- * atomically, so several instances never send more than the cap together; its window starts
- * with the first send after the previous one ended.
+ * Takes one of this hour's sends of the mail's kind, when it has a cap. The count is one row per
+ * kind, upserted atomically, so several instances never send more than the cap together; its
+ * window starts with the first send after the previous one ended. False once the cap is reached
+ * (recorded in `capReached`, so the pass asks no more for that kind).
  */
-async function takeHourlySlot(db: Database, kind: string, cap: number) {
-  return hitRateLimit(db, `mail-hourly:${kind}`, { limit: cap, windowMs: CAP_WINDOW_MS });
+async function mayTakeSlot(
+  db: Database,
+  kind: string,
+  cap: number | undefined,
+  capReached: Map<string, number>,
+): Promise<boolean> {
+  if (cap === undefined) return true;
+  if (capReached.has(kind)) return false;
+  const slot = await hitRateLimit(db, `mail-hourly:${kind}`, {
+    limit: cap,
+    windowMs: CAP_WINDOW_MS,
+  });
+  if (!slot.allowed && !capReached.has(kind)) capReached.set(kind, slot.retryAfterSeconds);
+  return slot.allowed;
 }
 
-/** Puts a claimed mail back, due when the cap's window ends; the claim's attempt is undone. */
-async function deferMail(db: Database, mail: QueuedMail, seconds: number) {
-  await db
-    .update(mailOutbox)
-    .set({
-      status: "pending",
-      lockedUntil: null,
-      attempts: sql`${mailOutbox.attempts} - 1`,
-      nextAttemptAt: sql`now() + make_interval(secs => ${seconds})`,
-    })
-    .where(eq(mailOutbox.id, mail.id));
+/**
+ * Puts claimed mails back, due when their kind's window ends (one update per kind); the claim's
+ * attempt is undone.
+ */
+async function deferMails(db: Database, mails: QueuedMail[], capReached: Map<string, number>) {
+  for (const [kind, seconds] of capReached) {
+    const ids = mails.filter((mail) => mail.kind === kind).map((mail) => mail.id);
+    if (ids.length === 0) continue;
+    await db
+      .update(mailOutbox)
+      .set({
+        status: "pending",
+        lockedUntil: null,
+        attempts: sql`${mailOutbox.attempts} - 1`,
+        nextAttemptAt: sql`now() + make_interval(secs => ${seconds})`,
+      })
+      .where(inArray(mailOutbox.id, ids));
+  }
 }
 
 async function deliverOne(
   db: Database,
   transport: MailTransport,
   mail: QueuedMail,
-  hourlyCap: number | undefined,
-): Promise<{ status: "sent" | "pending" | "deferred" | "failed"; error?: string }> {
-  if (hourlyCap !== undefined) {
-    const slot = await takeHourlySlot(db, mail.kind, hourlyCap);
-    if (!slot.allowed) {
-      await deferMail(db, mail, slot.retryAfterSeconds);
-      return { status: "deferred" };
-    }
-  }
+): Promise<{ status: "sent" | "pending" | "failed"; error?: string }> {
   try {
     await transport.send(mail);
   } catch (caught) {

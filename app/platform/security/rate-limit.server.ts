@@ -1,4 +1,4 @@
-import { and, eq, inArray, lt, sql } from "drizzle-orm";
+import { and, eq, inArray, lt, sql, type Placeholder, type SQL } from "drizzle-orm";
 import type { Database } from "../db/client.server";
 import { rateLimitBuckets } from "../db/schema";
 
@@ -7,15 +7,16 @@ export type RateLimitRule = { limit: number; windowMs: number };
 export type RateLimitResult = { allowed: boolean; retryAfterSeconds: number };
 
 /**
- * One atomic upsert per hit, prepared once per database: concurrent hits never lose a count,
- * and a busy form does not rebuild the same SQL for every request.
+ * The upsert that counts one hit on a window's row: atomic, so concurrent hits never lose a
+ * count, and the row stays locked until the hit's transaction ends. It returns the hits so far
+ * and the milliseconds left in the window (`ms_left`).
  */
-function prepareHit(db: Database) {
-  const windowSeconds = sql.placeholder("windowSeconds");
+function upsertHit(
+  insert: ReturnType<ReturnType<Database["insert"]>["values"]>,
+  windowSeconds: number | Placeholder,
+) {
   const windowExpired = sql`${rateLimitBuckets.windowStartedAt} <= now() - make_interval(secs => ${windowSeconds}::float8)`;
-  return db
-    .insert(rateLimitBuckets)
-    .values({ key: sql.placeholder("key"), windowStartedAt: sql`now()`, hits: 1 })
+  return insert
     .onConflictDoUpdate({
       target: rateLimitBuckets.key,
       set: {
@@ -25,12 +26,34 @@ function prepareHit(db: Database) {
     })
     .returning({
       hits: rateLimitBuckets.hits,
-      msLeft: sql<number>`greatest(0, extract(epoch from (${rateLimitBuckets.windowStartedAt} + make_interval(secs => ${windowSeconds}::float8) - now())) * 1000)::float8`,
-    })
-    .prepare("rate_limit_hit");
+      msLeft:
+        sql<number>`greatest(0, extract(epoch from (${rateLimitBuckets.windowStartedAt} + make_interval(secs => ${windowSeconds}::float8) - now())) * 1000)::float8`.as(
+          "ms_left",
+        ),
+    });
+}
+
+/** One hit per statement, prepared once per database: a busy form does not rebuild its SQL. */
+function prepareHit(db: Database) {
+  const hit = db
+    .insert(rateLimitBuckets)
+    .values({ key: sql.placeholder("key"), windowStartedAt: sql`now()`, hits: 1 });
+  return upsertHit(hit, sql.placeholder("windowSeconds")).prepare("rate_limit_hit");
 }
 
 const preparedHits = new WeakMap<Database, ReturnType<typeof prepareHit>>();
+
+/** What a hit answers, from the hits counted so far and the milliseconds left in the window. */
+export function rateLimitResult(
+  bucket: { hits: number; msLeft: number } | undefined,
+  { limit, windowMs }: RateLimitRule,
+): RateLimitResult {
+  const hits = bucket?.hits ?? 1;
+  return {
+    allowed: hits <= limit,
+    retryAfterSeconds: Math.max(1, Math.ceil(Number(bucket?.msLeft ?? windowMs) / 1000)),
+  };
+}
 
 /**
  * Counts one hit for `key` in a fixed window kept in the database, so the limit holds across
@@ -39,16 +62,27 @@ const preparedHits = new WeakMap<Database, ReturnType<typeof prepareHit>>();
 export async function hitRateLimit(
   db: Database,
   key: string,
-  { limit, windowMs }: RateLimitRule,
+  rule: RateLimitRule,
 ): Promise<RateLimitResult> {
   let hit = preparedHits.get(db);
   if (!hit) preparedHits.set(db, (hit = prepareHit(db)));
-  const [bucket] = await hit.execute({ key, windowSeconds: windowMs / 1000 });
-  const hits = bucket?.hits ?? 1;
-  return {
-    allowed: hits <= limit,
-    retryAfterSeconds: Math.max(1, Math.ceil(Number(bucket?.msLeft ?? windowMs) / 1000)),
-  };
+  const [bucket] = await hit.execute({ key, windowSeconds: rule.windowMs / 1000 });
+  return rateLimitResult(bucket, rule);
+}
+
+/**
+ * The same hit as SQL to run inside a larger statement (a data-modifying CTE), so that the count
+ * and what it guards commit together. It counts only when `when` holds (an SQL condition, e.g.
+ * on an earlier CTE), and returns `hits` and `ms_left` then, no row otherwise: read them with
+ * `rateLimitResult`. The key and the window may be placeholders of a prepared statement.
+ */
+export function rateLimitHitSql(
+  db: Database,
+  { key, windowSeconds }: { key: string | Placeholder; windowSeconds: number | Placeholder },
+  when: SQL,
+): SQL {
+  const hit = db.insert(rateLimitBuckets).select(sql`select ${key}::text, now(), 1 where ${when}`);
+  return upsertHit(hit, windowSeconds).getSQL();
 }
 
 /**
