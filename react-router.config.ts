@@ -4,14 +4,14 @@ import { writePgliteTemplate } from "./build-tools/pglite-template";
 import { precompressDirectory } from "./build-tools/precompress";
 
 /** Read by the server at first start: app/platform/db/client.server.ts. */
-const PGLITE_TEMPLATE_FILE = "pglite-template.tar.gz";
+const PGLITE_TEMPLATE_DIRECTORY = "pglite-template";
 
 export default {
   ssr: true,
   async buildEnd({ reactRouterConfig }) {
     precompressDirectory(join(reactRouterConfig.buildDirectory, "client"));
     await writePgliteTemplate(
-      join(reactRouterConfig.buildDirectory, PGLITE_TEMPLATE_FILE),
+      join(reactRouterConfig.buildDirectory, PGLITE_TEMPLATE_DIRECTORY),
       "drizzle",
     );
   },

@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from "node:child_process";
-import { mkdtempSync, readFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -18,6 +18,7 @@ export async function freePort(): Promise<number> {
 export type RunningServer = {
   url: string;
   readyMs: number;
+  dataDir: string;
   process: ChildProcess;
   stop(): Promise<void>;
 };
@@ -30,8 +31,14 @@ function startArguments(): string[] {
   return scripts.start.split(" ").slice(1);
 }
 
-/** Starts the production build on a free port with a fresh data directory; times /readyz. */
-export async function startServer(env: Record<string, string> = {}): Promise<RunningServer> {
+/**
+ * Starts the production build on a free port with a fresh data directory (or `dataDir`, for a
+ * second start); times /readyz.
+ */
+export async function startServer(
+  env: Record<string, string> = {},
+  dataDir = mkdtempSync(path.join(tmpdir(), "bench-data-")),
+): Promise<RunningServer> {
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
   const started = performance.now();
@@ -41,7 +48,7 @@ export async function startServer(env: Record<string, string> = {}): Promise<Run
       PORT: String(port),
       HOST: "127.0.0.1",
       SITE_URL: url,
-      DATA_DIR: mkdtempSync(path.join(tmpdir(), "bench-data-")),
+      DATA_DIR: dataDir,
       LOG_LEVEL: "warn",
       ...env,
     },
@@ -60,6 +67,7 @@ export async function startServer(env: Record<string, string> = {}): Promise<Run
   return {
     url,
     readyMs,
+    dataDir,
     process: child,
     stop: () =>
       new Promise((resolve) => {
@@ -67,4 +75,25 @@ export async function startServer(env: Record<string, string> = {}): Promise<Run
         child.kill("SIGTERM");
       }),
   };
+}
+
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[(values.length - 1) >> 1]!;
+
+/**
+ * Start to ready on the embedded database, `rounds` times each: a first start on an empty data
+ * directory, then a second start on the same one (the database already there). Medians.
+ */
+export async function measureStarts(rounds: number) {
+  const first: number[] = [];
+  const second: number[] = [];
+  for (let round = 0; round < rounds; round++) {
+    const server = await startServer();
+    first.push(server.readyMs);
+    await server.stop();
+    const again = await startServer({}, server.dataDir);
+    second.push(again.readyMs);
+    await again.stop();
+    rmSync(server.dataDir, { recursive: true, force: true });
+  }
+  return { firstMs: median(first), secondMs: median(second), first, second };
 }

@@ -1,4 +1,4 @@
-import { spawn } from "node:child_process";
+import { execFile, spawn } from "node:child_process";
 import {
   chmodSync,
   existsSync,
@@ -8,7 +8,7 @@ import {
   writeFileSync,
 } from "node:fs";
 import { request as httpRequest } from "node:http";
-import { tmpdir } from "node:os";
+import { loadavg, tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import autocannon from "autocannon";
@@ -23,6 +23,129 @@ export type LoadFigures = {
 };
 
 export const BROWSER_ACCEPT_ENCODING = "gzip, deflate, br, zstd";
+
+/** Both load generators, side by side: autocannon tops out near the app's own figures. */
+export type LoadTool = "autocannon" | "wrk";
+export const LOAD_TOOLS: readonly LoadTool[] = ["autocannon", "wrk"];
+
+/** The machine's load average over the last minute, as a run's figures are read against it. */
+export function loadAverage(): number {
+  return Math.round(loadavg()[0]! * 100) / 100;
+}
+
+/**
+ * CPU time a process and its children (nginx's workers) have used, in milliseconds, from the
+ * scheduler's own count (nanoseconds); NaN where there is no /proc.
+ */
+export function processCpuMs(pid: number): number {
+  try {
+    const children = readFileSync(`/proc/${pid}/task/${pid}/children`, "utf8")
+      .split(" ")
+      .filter(Boolean)
+      .map(Number);
+    let nanoseconds = 0;
+    for (const id of [pid, ...children])
+      nanoseconds += Number(readFileSync(`/proc/${id}/schedstat`, "utf8").split(" ")[0]);
+    return nanoseconds / 1e6;
+  } catch {
+    return NaN;
+  }
+}
+
+export type MeasuredLoad = LoadFigures & {
+  /** wrk only: headers and body of an average answer, as read off the socket. */
+  bytesPerAnswer?: number;
+  /** CPU the server (`pid` and its children) spent per answer, in microseconds. */
+  cpuUsPerAnswer: number;
+};
+
+/**
+ * Runs `tool` against `url` with the browser's Accept-Encoding, 50 connections, and counts the
+ * CPU the server behind it (process `pid`) used per answer: a figure other work on the machine
+ * hardly moves, unlike requests per second.
+ */
+export async function loadWith(
+  tool: LoadTool,
+  url: string,
+  durationSeconds: number,
+  pid: number,
+): Promise<MeasuredLoad> {
+  const before = processCpuMs(pid);
+  const figures =
+    tool === "wrk" ? await wrk(url, durationSeconds) : await load(url, durationSeconds);
+  const answers = figures.requestsPerSecond * durationSeconds;
+  const cpuUsPerAnswer = ((processCpuMs(pid) - before) * 1000) / answers;
+  return { ...figures, cpuUsPerAnswer: Math.round(cpuUsPerAnswer * 10) / 10 };
+}
+
+/**
+ * wrk's own summary, written as JSON by its `done` hook. wrk counts answers of 400 and more as
+ * status errors, so `non2xx` here leaves out redirects (none of the measured paths redirects).
+ */
+const WRK_REPORT = `done = function(summary, latency, requests)
+  local e = summary.errors
+  io.write(string.format('\\n{"requests":%d,"durationUs":%d,"bytes":%d,"errors":%d,"non2xx":%d,"p50Us":%d,"p99Us":%d}\\n',
+    summary.requests, summary.duration, summary.bytes, e.connect + e.read + e.write + e.timeout,
+    e.status, latency:percentile(50), latency:percentile(99)))
+end
+`;
+
+/**
+ * wrk (Debian's `wrk`) with 50 connections on one thread: a client written in C that needs far
+ * less of the CPU it shares with the server than autocannon does, so a fast server's figure is
+ * the server's, not the client's.
+ */
+export async function wrk(
+  url: string,
+  durationSeconds: number,
+  { connections = 50, threads = 1 }: { connections?: number; threads?: number } = {},
+): Promise<LoadFigures & { bytesPerAnswer: number }> {
+  const script = path.join(mkdtempSync(path.join(tmpdir(), "bench-wrk-")), "report.lua");
+  writeFileSync(script, WRK_REPORT);
+  const output = await new Promise<string>((resolve, reject) =>
+    execFile(
+      process.env.WRK_PATH ?? "wrk",
+      [
+        `-t${threads}`,
+        `-c${connections}`,
+        `-d${durationSeconds}s`,
+        "-H",
+        `Accept-Encoding: ${BROWSER_ACCEPT_ENCODING}`,
+        "-s",
+        script,
+        url,
+      ],
+      (error, stdout, stderr) => {
+        if ((error as NodeJS.ErrnoException | null)?.code === "ENOENT")
+          reject(new Error("wrk is missing: apt-get install wrk"));
+        else if (error) reject(new Error(`wrk failed: ${stderr || error.message}`));
+        else resolve(stdout);
+      },
+    ),
+  );
+  const line = output
+    .split("\n")
+    .reverse()
+    .find((text) => text.startsWith("{"));
+  if (!line) throw new Error(`wrk printed no report:\n${output}`);
+  const report = JSON.parse(line) as {
+    requests: number;
+    durationUs: number;
+    bytes: number;
+    errors: number;
+    non2xx: number;
+    p50Us: number;
+    p99Us: number;
+  };
+  return {
+    requestsPerSecond: Math.round(report.requests / (report.durationUs / 1e6)),
+    p50Ms: Math.round(report.p50Us / 100) / 10,
+    p99Ms: Math.round(report.p99Us / 100) / 10,
+    errors: report.errors,
+    non2xx: report.non2xx,
+    bytesPerAnswer: report.requests ? Math.round(report.bytes / report.requests) : 0,
+  };
+}
 
 export async function load(
   url: string,
@@ -230,5 +353,5 @@ http {
       await new Promise((resolve) => setTimeout(resolve, 25));
     }
   }
-  return { url, stop: () => nginx.kill("SIGTERM") };
+  return { url, pid: nginx.pid!, stop: () => nginx.kill("SIGTERM") };
 }

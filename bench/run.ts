@@ -11,7 +11,7 @@ import { writeFileSync } from "node:fs";
 import type autocannon from "autocannon";
 import pg from "pg";
 import { servicesWithPages } from "~/features/catalogue/services";
-import { startServer } from "./bench-server";
+import { measureStarts, startServer } from "./bench-server";
 import {
   inlineStyleSizes,
   pageScriptSizes,
@@ -22,11 +22,16 @@ import { runLighthouse } from "./lighthouse";
 import {
   BROWSER_ACCEPT_ENCODING,
   load,
+  LOAD_TOOLS,
+  loadAverage,
+  loadWith,
   pageBytes,
   rawGet,
   startCachingProxy,
   startNginx,
   type LoadFigures,
+  type LoadTool,
+  type MeasuredLoad,
   type PageBytes,
 } from "./load";
 
@@ -123,7 +128,9 @@ async function contactLoad() {
     const before = await databaseActivity(db);
     let figures: LoadFigures;
     try {
-      figures = await load(`${server.url}/contacto.data`, loadSeconds, {
+      // Where a public page's form posts (decision 038); a signed-in page posts to
+      // /contacto.data, the same action behind React Router's data encoding.
+      figures = await load(`${server.url}/api/contacto`, loadSeconds, {
         method: "POST",
         headers: { "content-type": "application/x-www-form-urlencoded", origin: server.url },
         requests: [
@@ -181,11 +188,23 @@ async function databaseActivity(db: pg.Client, untilAlone = false) {
   return { transactions: Number(rows[0].transactions), insertedRows: Number(rows[0].inserted) };
 }
 
+/** One page under one load generator; `loadAverage` is the machine's once the three ran. */
+type HttpFigures = {
+  loadAverage: number;
+  site: MeasuredLoad;
+  nginx: MeasuredLoad;
+  nginxCache: MeasuredLoad;
+  /** site / nginx static, in requests per second. */
+  ratio: number;
+  /** nginx's cache / nginx static. */
+  cacheRatio: number;
+};
+
 function ratio(measured: LoadFigures, reference: LoadFigures) {
   return Math.round((measured.requestsPerSecond / reference.requestsPerSecond) * 100) / 100;
 }
 
-/** Until the proxy answers `/` from its cache, for the browser's Accept-Encoding of the load. */
+/** Until the proxy answers `url` from its cache, for the browser's Accept-Encoding of the load. */
 async function warmProxyCache(url: string) {
   for (let attempt = 0; attempt < 100; attempt++) {
     const answer = await rawGet(url, { "accept-encoding": BROWSER_ACCEPT_ENCODING });
@@ -209,12 +228,16 @@ async function main() {
     "/registro": "routes/registro",
   });
 
+  log("start to ready on the embedded database: first and second starts");
+  const starts = await measureStarts(smoke ? 1 : 5);
   log("starting the server on a fresh embedded database");
   const server = await startServer();
   const results: Record<string, unknown> = {
     smoke,
     date: new Date().toISOString(),
-    readyMs: server.readyMs,
+    readyMs: starts.firstMs,
+    secondReadyMs: starts.secondMs,
+    starts,
     bundles,
   };
   try {
@@ -234,26 +257,35 @@ async function main() {
     // deploy/nginx.conf in front of the same server: its cache against the static files.
     const proxy = await startCachingProxy([new URL(server.url).host]);
     try {
-      const http: Record<string, unknown> = {};
+      // Each page with each tool: the site alone, nginx static, nginx's cache, back to back.
+      const http: Record<string, Partial<Record<LoadTool, HttpFigures>>> = {};
       for (const pathname of ["/", "/precios"]) {
-        log(`load ${pathname}: site, then nginx (${loadSeconds} s each)`);
-        const site = await load(`${server.url}${pathname}`, loadSeconds);
-        const reference = await load(`${nginx.url}${pathname}`, loadSeconds);
-        if (reference.non2xx > 0)
-          throw new Error(`the nginx reference answered errors on ${pathname}`);
-        const figures: Record<string, unknown> = {
-          site,
-          nginx: reference,
-          ratio: ratio(site, reference),
-        };
-        http[pathname] = figures;
-        if (pathname !== "/") continue;
-        log(`load /: through the shipped nginx and its cache, warm (${loadSeconds} s)`);
-        await warmProxyCache(`${proxy.url}/`);
-        const cached = await load(`${proxy.url}/`, loadSeconds);
-        if (cached.non2xx > 0) throw new Error("the caching proxy answered errors on /");
-        figures.nginxCache = cached;
-        figures.cacheRatio = ratio(cached, reference);
+        for (const tool of LOAD_TOOLS) {
+          log(
+            `load ${pathname} with ${tool}: site, nginx static, nginx cache (${loadSeconds} s each)`,
+          );
+          const site = await loadWith(
+            tool,
+            `${server.url}${pathname}`,
+            loadSeconds,
+            server.process.pid!,
+          );
+          const reference = await loadWith(tool, `${nginx.url}${pathname}`, loadSeconds, nginx.pid);
+          if (reference.non2xx > 0)
+            throw new Error(`the nginx reference answered errors on ${pathname}`);
+          await warmProxyCache(`${proxy.url}${pathname}`);
+          const cached = await loadWith(tool, `${proxy.url}${pathname}`, loadSeconds, proxy.pid);
+          if (cached.non2xx > 0)
+            throw new Error(`the caching proxy answered errors on ${pathname}`);
+          (http[pathname] ??= {})[tool] = {
+            loadAverage: loadAverage(),
+            site,
+            nginx: reference,
+            nginxCache: cached,
+            ratio: ratio(site, reference),
+            cacheRatio: ratio(cached, reference),
+          };
+        }
       }
       results.http = http;
     } finally {
@@ -320,36 +352,44 @@ function printTable(results: Record<string, unknown>) {
     `CSS, inlined in every document: ${Math.round(css.raw! / 1024)} kB raw, ${Math.round(css.brotli! / 1024)} kB brotli`,
   );
   console.log(
-    "HTTP load (50 connections): the site; nginx serving its bytes as static files; deploy/nginx.conf's cache",
+    "HTTP load (50 connections, autocannon and wrk): the site; nginx serving its bytes as static files; deploy/nginx.conf's cache",
   );
-  const http = results.http as Record<
-    string,
-    {
-      site: LoadFigures;
-      nginx: LoadFigures;
-      ratio: number;
-      nginxCache?: LoadFigures;
-      cacheRatio?: number;
-    }
-  >;
+  const http = results.http as Record<string, Record<LoadTool, HttpFigures>>;
+  const runs = Object.entries(http).flatMap(([page, byTool]) =>
+    Object.entries(byTool).map(([tool, h]) => ({ label: `${page} ${tool}`, h })),
+  );
   console.table(
     Object.fromEntries(
-      Object.entries(http).flatMap(([page, h]) => [
-        [`${page} site`, h.site],
-        [`${page} nginx static`, h.nginx],
-        [`${page} site/static`, { requestsPerSecond: h.ratio }],
-        ...(h.nginxCache
-          ? [
-              [`${page} nginx cache`, h.nginxCache],
-              [`${page} cache/static`, { requestsPerSecond: h.cacheRatio }],
-            ]
-          : []),
-      ]),
+      runs.flatMap(({ label, h }) =>
+        (
+          [
+            ["site", h.site],
+            ["nginx static", h.nginx],
+            ["nginx cache", h.nginxCache],
+          ] as const
+        ).map(([what, f]) => [
+          `${label} ${what}`,
+          {
+            "req/s": f.requestsPerSecond,
+            "p50 ms": f.p50Ms,
+            "p99 ms": f.p99Ms,
+            errors: f.errors + f.non2xx,
+            "B/answer": f.bytesPerAnswer ?? "",
+            "CPU µs/answer": f.cpuUsPerAnswer,
+          },
+        ]),
+      ),
     ),
   );
+  for (const { label, h } of runs)
+    console.log(
+      `${label}: site/static ${h.ratio}, cache/static ${h.cacheRatio} (load average ${h.loadAverage})`,
+    );
   console.log("Contact action on PostgreSQL");
   console.table(results.contact);
-  console.log(`Ready after ${String(results.readyMs)} ms (embedded database, first start)`);
+  console.log(
+    `Ready after ${String(results.readyMs)} ms (embedded database, first start), ${String(results.secondReadyMs)} ms (second start); medians`,
+  );
 }
 
 main().catch((error) => {

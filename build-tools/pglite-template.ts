@@ -1,22 +1,40 @@
-import { writeFileSync } from "node:fs";
+import { chmodSync, readdirSync, renameSync, rmSync } from "node:fs";
+import { join } from "node:path";
 import { PGlite } from "@electric-sql/pglite";
 import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm";
 import { drizzle } from "drizzle-orm/pglite";
 import { migrate } from "drizzle-orm/pglite/migrator";
 
 /**
- * Creates an embedded database with every migration applied and writes it as a tarball.
- * A first start on an empty data directory loads it instead of running initdb and the
- * migrations, which take seconds; the server still migrates at start, so the template only
- * saves time and never decides the schema.
+ * Creates an embedded database directory with every migration applied, shut down cleanly. A
+ * first start on an empty data directory copies it (app/platform/db/client.server.ts) instead
+ * of running initdb and the migrations, which take seconds; the server still migrates at start,
+ * so the template only saves time and never decides the schema.
+ *
+ * Closing the database before the copy is taken is what makes the copy start at once: a
+ * snapshot of a running database (PGlite's dumpDataDir) starts with crash recovery, replaying
+ * the write-ahead log of every migration. See decision 039.
  */
-export async function writePgliteTemplate(file: string, migrationsFolder: string) {
-  const client = new PGlite({ extensions: { pg_trgm } });
+export async function writePgliteTemplate(directory: string, migrationsFolder: string) {
+  const staging = `${directory}.partial`;
+  rmSync(staging, { recursive: true, force: true });
+  const client = new PGlite(staging, { extensions: { pg_trgm } });
   try {
     await migrate(drizzle(client), { migrationsFolder });
-    const dump = await client.dumpDataDir("gzip");
-    writeFileSync(file, Buffer.from(await dump.arrayBuffer()));
   } finally {
     await client.close();
   }
+  readOnlyToOthers(staging);
+  rmSync(directory, { recursive: true, force: true });
+  renameSync(staging, directory);
+}
+
+/**
+ * PGlite writes its files writable by anyone (0666). The template is read by the server, which
+ * in the image is not its owner, and must not be changed by it: 0644 files, 0755 folders.
+ */
+function readOnlyToOthers(directory: string) {
+  chmodSync(directory, 0o755);
+  for (const entry of readdirSync(directory, { withFileTypes: true, recursive: true }))
+    chmodSync(join(entry.parentPath, entry.name), entry.isDirectory() ? 0o755 : 0o644);
 }

@@ -222,7 +222,7 @@ async function connect(to: Target): Promise<{ client: SeedClient; close(): Promi
     const database = openDatabase({
       kind: "pglite",
       dataDir: to.dataDir,
-      template: path.resolve("build/pglite-template.tar.gz"),
+      template: path.resolve("build/pglite-template"),
     });
     try {
       await database.migrate();

@@ -45,6 +45,39 @@ test("anonymous public pages are public, with a strong ETag per encoding answere
   expect(await changed.text()).toContain("</html>");
 });
 
+test("a cached public page carries the security headers and the cache's, and nothing else", async ({
+  request,
+}) => {
+  const headers = (await cachedAnswer(request, "/", "br")).headers();
+  // What the browser enforces: the page's own policy (no nonce of another render), no framing.
+  expect(headers["content-security-policy"]).toContain("frame-ancestors 'none'");
+  expect(headers["content-security-policy"]).not.toContain("nonce-");
+  expect(headers["x-content-type-options"]).toBe("nosniff");
+  expect(headers["referrer-policy"]).toBe("strict-origin-when-cross-origin");
+  expect(headers["cross-origin-opener-policy"]).toBe("same-origin");
+  // What no browser needs there (decision 041): X-Frame-Options says what frame-ancestors says,
+  // and a hit is not logged, so it has no request id to quote.
+  expect(Object.keys(headers).sort()).toEqual(
+    [
+      "content-security-policy",
+      "x-content-type-options",
+      "referrer-policy",
+      "cross-origin-opener-policy",
+      "permissions-policy",
+      "cache-control",
+      "etag",
+      "vary",
+      "x-page-cache",
+      "content-type",
+      "content-encoding",
+      "content-length",
+      "date",
+      "connection",
+      "keep-alive",
+    ].sort(),
+  );
+});
+
 test("pages that are not the same for everyone are never public", async ({ request }) => {
   for (const path of ["/login-cliente", "/contacto", "/no-existe"]) {
     const headers = (await request.get(path)).headers();

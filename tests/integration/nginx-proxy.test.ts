@@ -45,6 +45,8 @@ function standIn(instance: string) {
       "Cache-Control": PUBLIC,
       ETag: `"${req.path.slice(1)}-${encoding}"`,
       Vary: "Accept-Encoding, Cookie",
+      "Content-Security-Policy": "default-src 'self'; frame-ancestors 'none'",
+      "X-Page-Cache": "hit",
     });
     if (req.get("if-none-match") === `"${req.path.slice(1)}-${encoding}"`) {
       res.status(304).end();
@@ -108,6 +110,13 @@ describe.skipIf(!existsSync(NGINX))("the shipped nginx", () => {
     expect(again.body.toString()).toBe(first.body.toString());
     expect(again.headers["cache-control"]).toBe(PUBLIC);
     expect(again.headers.vary).toBe("Accept-Encoding, Cookie");
+    // The page's own headers reach the browser; the app's mark of its page cache does not.
+    for (const answer of [first, again]) {
+      expect(answer.headers["content-security-policy"]).toBe(
+        "default-src 'self'; frame-ancestors 'none'",
+      );
+      expect(answer.headers["x-page-cache"]).toBeUndefined();
+    }
     const notModified = await get("/publica-1", {
       "accept-encoding": "br",
       "if-none-match": again.headers.etag!,
@@ -211,8 +220,8 @@ describe.skipIf(!existsSync(NGINX))("the shipped nginx", () => {
     expect(reached("/esquema-raro").at(-1)!.headers["x-forwarded-proto"]).toBe("http");
   });
 
-  it("serves a page stale while it refreshes it in the background", async () => {
-    await get("/breve");
+  it("serves a page stale while it refreshes it in the background, then the new page", async () => {
+    const first = (await get("/breve")).body.toString();
     expect((await get("/breve")).headers["x-cache-status"]).toBe("HIT");
     // nginx counts whole seconds: the first answer that is not a hit, within about two.
     let status = "HIT";
@@ -223,6 +232,16 @@ describe.skipIf(!existsSync(NGINX))("the shipped nginx", () => {
     expect(status).toBe("STALE");
     await expect.poll(async () => (await get("/breve")).headers["x-cache-status"]).toBe("HIT");
     expect(reached("/breve").length).toBe(2);
+    // The refreshed entry's file, never the old one whose descriptor nginx keeps open
+    // (open_file_cache): every hit from now on is the second render.
+    const refreshed = new Set<string>();
+    for (let i = 0; i < 5; i++) {
+      const answer = await get("/breve");
+      expect(answer.headers["x-cache-status"]).toBe("HIT");
+      refreshed.add(answer.body.toString());
+    }
+    expect(refreshed.size).toBe(1);
+    expect(refreshed.has(first)).toBe(false);
   });
 
   it("never retries a POST elsewhere, but tries a GET on the other instance when one is shutting down", async () => {

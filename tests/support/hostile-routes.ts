@@ -67,6 +67,8 @@ export const hostileRoutes: readonly HostileRoute[] = [
   { name: "api/altcha/challenge", module: "routes/api-altcha-challenge.ts", role: "anonymous", kind: "loader", env: { HUMAN_CHECK: "altcha" } },
   { name: "api/analitica", module: "routes/api-analitica.ts", role: "anonymous", kind: "action", fields: ["kind", "path", "referrer", "visit"] },
   { name: "api/analitica (GET)", module: "routes/api-analitica.ts", role: "anonymous", kind: "loader" },
+  { name: "api/contacto", module: "routes/api-contacto.ts", role: "anonymous", kind: "action", fields: ["name", "email", "service", "message", "website", "altcha", "submissionKey"] },
+  { name: "api/contacto (GET)", module: "routes/api-contacto.ts", role: "anonymous", kind: "loader" },
   { name: "sitemap.xml", module: "routes/sitemap[.]xml.ts", role: "anonymous", kind: "loader" },
   { name: "robots.txt", module: "routes/robots[.]txt.ts", role: "anonymous", kind: "loader" },
   { name: "security.txt", module: "routes/security[.]txt.ts", role: "anonymous", kind: "loader" },

@@ -6,7 +6,6 @@ import { getDb } from "~/platform/db/database.server";
 import { isUuid } from "~/platform/db/ids";
 import { invoiceCounters, invoices, profiles, purchases } from "~/platform/db/schema";
 import { SITE_TIME_ZONE } from "~/ui/dates";
-import { renderInvoicePdf } from "./invoice-pdf.server";
 import { correctiveInvoiceType, saleInvoiceType, type BuyerIdentity } from "./invoice-type";
 import { splitVat, VAT_RATE_PERCENT } from "~/features/catalogue/vat";
 import { recordInvoice, type InvoiceFacts } from "~/features/verifactu/records.server";
@@ -232,6 +231,8 @@ export async function invoicePdf(reader: Reader, invoice: Invoice): Promise<Buff
       .where(eq(invoices.id, invoice.correctsInvoiceId));
     correctedNumber = corrected?.number;
   }
+  // PDFKit and the QR encoder are loaded with the first invoice, not at start (decision 039).
+  const { renderInvoicePdf } = await import("./invoice-pdf.server");
   return renderInvoicePdf(invoice, {
     brandName: getConfig().company.brandName,
     correctedNumber,

@@ -1,5 +1,4 @@
 import { eq } from "drizzle-orm";
-import { fileTypeFromBuffer } from "file-type";
 import { isAdmin, type Viewer } from "~/features/identity/session.server";
 import type { Database } from "~/platform/db/client.server";
 import { getDb } from "~/platform/db/database.server";
@@ -64,6 +63,8 @@ function isPlainText(bytes: Uint8Array): boolean {
 export async function attachmentType(bytes: Uint8Array): Promise<string | undefined> {
   if (bytes.length === 0) return undefined;
   // A truncated or crafted container can make the parser give up: such a file is no allowed type.
+  // Loaded with the first attachment, not at start (decision 039).
+  const { fileTypeFromBuffer } = await import("file-type");
   const found = await fileTypeFromBuffer(bytes).catch(() => null);
   if (found === null) return undefined;
   if (found) return found.mime in binaryTypes ? found.mime : undefined;

@@ -2,7 +2,7 @@ import type pino from "pino";
 import { getConfig } from "~/platform/config.server";
 import type { Database } from "~/platform/db/client.server";
 import { getDb } from "~/platform/db/database.server";
-import { PollingLoop } from "~/platform/background/polling-loop";
+import { PollingLoop, type StartOptions } from "~/platform/background/polling-loop";
 import { getLogger } from "~/platform/logger.server";
 import { startAeatStandIn, type AeatStandIn } from "./aeat-stand-in.server";
 import {
@@ -28,8 +28,8 @@ export class VerifactuWorker {
     private readonly logger: pino.Logger,
   ) {}
 
-  start() {
-    this.loop.start();
+  start(options?: StartOptions) {
+    this.loop.start(options);
   }
 
   /** Send soon (still within AEAT's wait). */
@@ -105,7 +105,10 @@ async function chooseTransport(): Promise<{ transport: AeatTransport; standIn?: 
  * Starts sending when this site is the invoicing system (VERIFACTU=on); otherwise says loudly
  * that no record goes to AEAT, which is only right when invoices are issued elsewhere.
  */
-export function startVerifactuWorker(db: Database = getDb()): Promise<VerifactuWorker | undefined> {
+export function startVerifactuWorker(
+  db: Database = getDb(),
+  options?: StartOptions,
+): Promise<VerifactuWorker | undefined> {
   const { verifactu, isProduction } = getConfig();
   const logger = getLogger();
   if (!verifactu.enabled) {
@@ -117,7 +120,7 @@ export function startVerifactuWorker(db: Database = getDb()): Promise<VerifactuW
   }
   holder.__verifactuWorker ??= chooseTransport().then(({ transport, standIn }) => {
     const worker = new VerifactuWorker(() => sendPendingRecords(db, { transport }), logger);
-    worker.start();
+    worker.start(options);
     return { worker, standIn };
   });
   const running = holder.__verifactuWorker;

@@ -1,8 +1,11 @@
 /**
- * A background pass run inside the server process: at start, then `intervalMs` after each pass
- * ends, or at once when woken (a change just queued work). One pass at a time; a wake during a
- * pass runs the next one right after it. The pass handles its own errors.
+ * A background pass run inside the server process: at start (or one interval after it), then
+ * `intervalMs` after each pass ends, or at once when woken (a change just queued work). One pass
+ * at a time; a wake during a pass runs the next one right after it. The pass handles its own
+ * errors.
  */
+export type StartOptions = { deferFirstPass?: boolean };
+
 export class PollingLoop {
   private timer: NodeJS.Timeout | undefined;
   private running: Promise<void> | undefined;
@@ -14,9 +17,13 @@ export class PollingLoop {
     private readonly intervalMs: number,
   ) {}
 
-  start() {
+  /**
+   * `deferFirstPass`: the first pass one interval from now, as if one had just ended (the
+   * server's start: readiness and the first pages do not wait behind it; decision 039).
+   */
+  start({ deferFirstPass = false }: StartOptions = {}) {
     this.stopped = false;
-    this.schedule(0);
+    this.schedule(deferFirstPass ? this.intervalMs : 0);
   }
 
   /** Run soon: called after a transaction queued work. */

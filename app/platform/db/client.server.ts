@@ -1,5 +1,5 @@
 import path from "node:path";
-import { existsSync, mkdirSync, readFileSync } from "node:fs";
+import { constants, cpSync, existsSync, mkdirSync, renameSync, rmdirSync, rmSync } from "node:fs";
 import { PGlite } from "@electric-sql/pglite";
 import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm";
 import { sql } from "drizzle-orm";
@@ -39,7 +39,10 @@ export type DatabaseTarget =
   | {
       kind: "pglite";
       dataDir: string | "memory";
-      /** A migrated empty database (build-tools/pglite-template.ts) for a new data directory. */
+      /**
+       * A migrated empty database directory (build-tools/pglite-template.ts), copied for a new
+       * data directory.
+       */
       template?: string;
     };
 
@@ -97,28 +100,40 @@ function openPostgres(
 }
 
 /**
- * A new data directory is loaded from the template instead of being created from scratch
- * (seconds saved on a first start); an existing one is never touched.
+ * A new data directory is a copy of the template instead of being created from scratch
+ * (seconds saved on a first start); an existing one is never touched. The copy is made beside
+ * it and renamed into place, so a start stopped half-way leaves no half database behind; a
+ * directory holding anything other than a database is left to PGlite as before.
  */
-function templateForNewDirectory(dataDir: string, template?: string): Blob | undefined {
-  if (!template || !existsSync(template) || existsSync(path.join(dataDir, "PG_VERSION")))
-    return undefined;
-  return new Blob([readFileSync(template)]);
+function seedFromTemplate(dataDir: string, template?: string) {
+  if (!template || !existsSync(path.join(template, "PG_VERSION"))) return;
+  if (existsSync(path.join(dataDir, "PG_VERSION"))) return;
+  const staging = `${dataDir}.seeding`;
+  rmSync(staging, { recursive: true, force: true });
+  // A cheap clone where the file system shares blocks, a plain copy elsewhere.
+  cpSync(template, staging, { recursive: true, mode: constants.COPYFILE_FICLONE });
+  try {
+    if (existsSync(dataDir)) rmdirSync(dataDir);
+    renameSync(staging, dataDir);
+  } catch {
+    rmSync(staging, { recursive: true, force: true });
+  }
 }
 
 /** The extensions the migrations create (trigram search for the admin lists). */
 export const pgliteExtensions = { pg_trgm };
 
 function openPglite(dataDir: string | "memory", template?: string): DatabaseHandle {
-  if (dataDir !== "memory") mkdirSync(dataDir, { recursive: true });
+  if (dataDir !== "memory") {
+    mkdirSync(path.dirname(dataDir), { recursive: true });
+    seedFromTemplate(dataDir, template);
+    mkdirSync(dataDir, { recursive: true });
+  }
   // PGlite is single-process and single-connection: one instance per data directory.
   const client =
     dataDir === "memory"
       ? new PGlite({ extensions: pgliteExtensions })
-      : new PGlite(dataDir, {
-          extensions: pgliteExtensions,
-          loadDataDir: templateForNewDirectory(dataDir, template),
-        });
+      : new PGlite(dataDir, { extensions: pgliteExtensions });
   const db = drizzlePglite(client, { schema });
   return {
     db,

@@ -16,7 +16,7 @@ export function getDatabaseHandle(): DatabaseHandle {
       : openDatabase({
           kind: "pglite",
           dataDir: path.join(config.dataDir, "db"),
-          template: path.resolve("build/pglite-template.tar.gz"),
+          template: path.resolve("build/pglite-template"),
         });
   }
   return holder.__database;

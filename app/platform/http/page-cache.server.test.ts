@@ -1,4 +1,5 @@
 import { createHash } from "node:crypto";
+import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import compression from "compression";
 import express from "express";
@@ -59,10 +60,13 @@ describe("pages served to a signed-in visitor", () => {
 
 describe("public pages through the page cache", () => {
   let cacheBase = "";
+  /** The same app and cache, with hits answered before Express (as server.ts does). */
+  let earlyBase = "";
   let closeCache: () => void = () => undefined;
 
   beforeAll(async () => {
     const app = express();
+    app.disable("x-powered-by");
     // As React Router's handler, which writes its answers without Express's own ETag.
     app.set("etag", false);
     // As the site's security headers: every answer starts with its own nonce policy.
@@ -96,20 +100,31 @@ describe("public pages through the page cache", () => {
     app.get("/galleta", (_req, res) => {
       res.cookie("vd_flash", "", { maxAge: 0 }).type("html").send("<p>galleta</p>");
     });
-    const server = app.listen(0, "127.0.0.1");
-    await new Promise((resolve) => server.once("listening", resolve));
-    cacheBase = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-    closeCache = () => server.close();
+    const listen = async (server: Server) => {
+      server.listen(0, "127.0.0.1");
+      await new Promise((resolve) => server.once("listening", resolve));
+      return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    };
+    const server = createServer(app);
+    const early = createServer((req, res) => {
+      if (!cache.answer(req, res)) void app(req, res);
+    });
+    cacheBase = await listen(server);
+    earlyBase = await listen(early);
+    closeCache = () => {
+      server.close();
+      early.close();
+    };
   });
 
   afterAll(() => closeCache());
 
   /** node:http, so that nothing decodes the body or adds headers of its own. */
-  async function get(path: string, headers: Record<string, string> = {}) {
+  async function get(path: string, headers: Record<string, string> = {}, base = cacheBase) {
     const { request } = await import("node:http");
     return new Promise<{ status: number; headers: Record<string, string>; body: Buffer }>(
       (resolve, reject) => {
-        const req = request(`${cacheBase}${path}`, { headers }, (res) => {
+        const req = request(`${base}${path}`, { headers }, (res) => {
           const chunks: Buffer[] = [];
           res.on("data", (chunk: Buffer) => chunks.push(chunk));
           res.on("end", () =>
@@ -224,6 +239,75 @@ describe("public pages through the page cache", () => {
       expect(personal.headers.etag).toBeUndefined();
       expect(personal.headers["x-page-cache"]).toBeUndefined();
     }
+  });
+
+  it("carry the security headers, the page's policy and the cache's headers, and nothing else", async () => {
+    for (const base of [cacheBase, earlyBase]) {
+      for (const encoding of ["br", "identity"]) {
+        await cached("/");
+        const hit = await get("/", { "accept-encoding": encoding }, base);
+        expect(hit.headers["x-page-cache"]).toBe("hit");
+        expect(Object.keys(hit.headers).sort()).toEqual(
+          [
+            // The security headers of every answer (headers.server.ts), HSTS in production.
+            "content-security-policy",
+            "cross-origin-opener-policy",
+            "permissions-policy",
+            "referrer-policy",
+            "strict-transport-security",
+            "x-content-type-options",
+            // The cache's, and the body's.
+            "cache-control",
+            "etag",
+            "vary",
+            "x-page-cache",
+            "content-type",
+            ...(encoding === "identity" ? [] : ["content-encoding"]),
+            "content-length",
+            // Node's own.
+            "date",
+            "connection",
+            "keep-alive",
+          ].sort(),
+        );
+        expect(hit.headers["x-frame-options"]).toBeUndefined();
+      }
+    }
+  });
+
+  it("answer before Express with the same bytes and headers as through it, 304 included", async () => {
+    const throughExpress = await cached("/", { "accept-encoding": "gzip" });
+    const early = await get("/", { "accept-encoding": "gzip" }, earlyBase);
+    expect(early.status).toBe(200);
+    expect(early.body.equals(throughExpress.body)).toBe(true);
+    expect({ ...early.headers, date: "" }).toEqual({ ...throughExpress.headers, date: "" });
+    const notModified = await get(
+      "/",
+      { "accept-encoding": "gzip", "if-none-match": early.headers.etag! },
+      earlyBase,
+    );
+    expect(notModified.status).toBe(304);
+    expect(notModified.body.length).toBe(0);
+    expect(notModified.headers["content-security-policy"]).toBe(
+      early.headers["content-security-policy"],
+    );
+    expect(notModified.headers["cache-control"]).toBe(PUBLIC_PAGE_CACHE_CONTROL);
+    // Misses, other methods and personal visitors are left to Express.
+    expect((await get("/saludo/otra", {}, earlyBase)).headers["x-page-cache"]).toBeUndefined();
+    const personal = await get("/", { cookie: "vd.session_token=abc" }, earlyBase);
+    expect(personal.headers["x-page-cache"]).toBeUndefined();
+    expect(personal.headers["cache-control"]).toBe("private, no-store");
+  });
+
+  it("allow a page's inline scripts by their hashes, and a page without any by 'self' alone", async () => {
+    const withScript = await cached("/");
+    expect(withScript.headers["content-security-policy"]).toContain(
+      `script-src 'self' 'sha256-${createHash("sha256").update("1").digest("base64")}';`,
+    );
+    const withoutScript = await cached("/saludo");
+    expect(withoutScript.headers["content-security-policy"]).toContain("script-src 'self';");
+    for (const answer of [withScript, withoutScript])
+      expect(answer.headers["content-security-policy"]).not.toContain("nonce-fresco");
   });
 
   it("are never public when their render sets a cookie", async () => {

@@ -1,8 +1,9 @@
 import { createHash } from "node:crypto";
+import type { IncomingMessage, OutgoingHttpHeader, ServerResponse } from "node:http";
 import { promisify } from "node:util";
 import { brotliCompress, constants, gzip } from "node:zlib";
-import type { Request, RequestHandler, Response } from "express";
-import { contentSecurityPolicy } from "../security/headers.server";
+import type { RequestHandler, Response } from "express";
+import { constantSecurityHeaders, contentSecurityPolicy } from "../security/headers.server";
 import { negotiateEncoding } from "./precompressed-static.server";
 
 /**
@@ -16,10 +17,23 @@ import { negotiateEncoding } from "./precompressed-static.server";
  * with 304. Browsers keep them too but ask again each time (`max-age=0`). The first render, a
  * miss, says nothing of the kind: its bytes are not the cached ones, so a shared cache takes
  * the page from the second answer, with its ETag. See decision 022.
+ *
+ * A hit is the site's most frequent answer, so it is made as cheap as it can be: each variant's
+ * headers are put together once, when the page is stored, and written in one call, and `answer`
+ * can take the request before Express does (server.ts). A hit carries what the browser needs and
+ * nothing else: the security headers, the page's own CSP, the cache's headers, and X-Page-Cache
+ * (which the shipped nginx drops). See decision 041.
  */
-type Variant = { body: Buffer; etag: string };
+type Variant = {
+  body: Buffer;
+  etag: string;
+  /** Every header of the 200 answer, as name, value, name, value… for `writeHead`. */
+  headers: OutgoingHttpHeader[];
+  /** Those of the 304, the same less the body's. */
+  notModifiedHeaders: OutgoingHttpHeader[];
+};
 type Encoding = "identity" | "br" | "gzip";
-type CachedPage = Record<Encoding, Variant> & { csp: string; contentType: string };
+type CachedPage = Record<Encoding, Variant>;
 
 /** Shared caches may keep a public page a minute, and serve it stale while they refresh it. */
 export const PUBLIC_PAGE_CACHE_CONTROL =
@@ -63,8 +77,8 @@ export function scriptHashes(html: string): string[] {
 }
 
 /** A strong validator: the hash of the exact bytes sent. */
-function variant(body: Buffer): Variant {
-  return { body, etag: `"${createHash("sha256").update(body).digest("base64url").slice(0, 32)}"` };
+function strongEtag(body: Buffer): string {
+  return `"${createHash("sha256").update(body).digest("base64url").slice(0, 32)}"`;
 }
 
 /** `If-None-Match` uses the weak comparison (RFC 9110, 13.1.2): `W/` is ignored. */
@@ -81,14 +95,33 @@ export function etagMatches(ifNoneMatch: string | undefined, etag: string): bool
  * browser keeps the address it asked for. A public page that one day renders from a query
  * parameter must not be in `publicPaths`, or must key by it here (decision 034).
  */
-export function pageKey(req: Request): string {
-  const queryStart = req.originalUrl.indexOf("?");
-  return queryStart === -1 ? req.originalUrl : req.originalUrl.slice(0, queryStart);
+export function pageKey(target: string): string {
+  const queryStart = target.indexOf("?");
+  return queryStart === -1 ? target : target.slice(0, queryStart);
 }
 
 /**
- * Two middlewares over one store: `serve` answers hits as early as possible; `capture` sits after
- * compression, so it sees the uncompressed HTML of a miss.
+ * The encoding for a request's Accept-Encoding: browsers send a handful of distinct values, so
+ * each is worked out once (the few hundred kept are cleared when more arrive).
+ */
+const encodingByAccept = new Map<string, Encoding>();
+const MAX_ACCEPT_VALUES = 512;
+
+function encodingFor(accept: string | undefined): Encoding {
+  if (!accept) return "identity";
+  let encoding = encodingByAccept.get(accept);
+  if (encoding === undefined) {
+    if (encodingByAccept.size >= MAX_ACCEPT_VALUES) encodingByAccept.clear();
+    encoding = negotiateEncoding(accept, ENCODINGS) ?? "identity";
+    encodingByAccept.set(accept, encoding);
+  }
+  return encoding;
+}
+
+/**
+ * Two middlewares over one store: `serve` answers hits as early as Express can; `capture` sits
+ * after compression, so it sees the uncompressed HTML of a miss. `answer` is `serve` for a plain
+ * Node request, for a server that answers hits before Express (server.ts).
  */
 export function createPageCache({
   paths,
@@ -99,25 +132,71 @@ export function createPageCache({
 }) {
   const cacheable = new Set(paths);
   const pages = new Map<string, CachedPage>();
-  const applies = (req: Request) =>
-    req.method === "GET" &&
-    cacheable.has(pageKey(req)) &&
-    !PERSONAL_COOKIE.test(req.get("cookie") ?? "");
+  const securityHeaders = constantSecurityHeaders({ isProduction });
 
-  const serve: RequestHandler = (req, res, next) => {
-    const cached = applies(req) ? pages.get(pageKey(req)) : undefined;
-    if (!cached) return next();
+  /** Answers the request from the cache and says true, or says false and leaves it alone. */
+  const answer = (req: IncomingMessage & { originalUrl?: string }, res: ServerResponse) => {
+    if (req.method !== "GET") return false;
+    const cached = pages.get(pageKey(req.originalUrl ?? req.url ?? ""));
+    if (!cached || PERSONAL_COOKIE.test(req.headers.cookie ?? "")) return false;
     sendCached(
       res,
-      cached,
-      negotiateEncoding(req.get("accept-encoding"), ENCODINGS) ?? "identity",
-      req.get("if-none-match"),
+      cached[encodingFor(req.headers["accept-encoding"])],
+      req.headers["if-none-match"],
     );
+    return true;
+  };
+
+  const serve: RequestHandler = (req, res, next) => {
+    if (!answer(req, res)) next();
+  };
+
+  const storedPage = (html: Buffer, br: Buffer, gz: Buffer, csp: string, contentType: string) => {
+    const shared: OutgoingHttpHeader[] = [
+      ...securityHeaders.flat(),
+      // Also on a 304: the browser replaces the stored page's headers with the 304's, and a
+      // fresh render's nonce policy would then block the stored page's scripts on a reload.
+      "Content-Security-Policy",
+      csp,
+      "Cache-Control",
+      PUBLIC_PAGE_CACHE_CONTROL,
+      "Vary",
+      PUBLIC_PAGE_VARY,
+      "X-Page-Cache",
+      "hit",
+    ];
+    const variant = (body: Buffer, encoding: Encoding): Variant => {
+      const etag = strongEtag(body);
+      const notModifiedHeaders = [...shared, "ETag", etag];
+      return {
+        body,
+        etag,
+        notModifiedHeaders,
+        headers: [
+          ...notModifiedHeaders,
+          "Content-Type",
+          contentType,
+          ...(encoding === "identity" ? [] : ["Content-Encoding", encoding]),
+          "Content-Length",
+          String(body.length),
+        ],
+      };
+    };
+    return {
+      identity: variant(html, "identity"),
+      br: variant(br, "br"),
+      gzip: variant(gz, "gzip"),
+    };
   };
 
   const capture: RequestHandler = (req, res, next) => {
-    if (!applies(req)) return next();
-    const key = pageKey(req);
+    const key = pageKey(req.originalUrl);
+    if (
+      req.method !== "GET" ||
+      !cacheable.has(key) ||
+      PERSONAL_COOKIE.test(req.get("cookie") ?? "")
+    )
+      return next();
     captureBody(res, async (html) => {
       if (res.statusCode !== 200 || res.getHeader("set-cookie") || pages.has(key)) return;
       const csp = contentSecurityPolicy(null, {
@@ -131,42 +210,23 @@ export function createPageCache({
       // Two misses at once render twice (each with its own nonce): the first stored stays, so
       // a page's bytes and ETags never change while the process lives.
       if (pages.has(key)) return;
-      pages.set(key, {
-        identity: variant(html),
-        br: variant(br),
-        gzip: variant(gz),
-        csp,
-        contentType: String(res.getHeader("content-type")),
-      });
+      pages.set(key, storedPage(html, br, gz, csp, String(res.getHeader("content-type"))));
     });
     next();
   };
 
-  return { serve, capture };
+  return { answer, serve, capture };
 }
 
-function sendCached(
-  res: Response,
-  page: CachedPage,
-  encoding: Encoding,
-  ifNoneMatch: string | undefined,
-) {
-  const { body, etag } = page[encoding];
-  res.setHeader("Cache-Control", PUBLIC_PAGE_CACHE_CONTROL);
-  res.setHeader("ETag", etag);
-  res.setHeader("Vary", PUBLIC_PAGE_VARY);
-  res.setHeader("X-Page-Cache", "hit");
-  // Also on a 304: the browser replaces the stored page's headers with the 304's, and this
-  // answer's own nonce policy would then block the stored page's scripts on a reload.
-  res.setHeader("Content-Security-Policy", page.csp);
-  if (etagMatches(ifNoneMatch, etag)) {
-    res.status(304).end();
+/** The variant's answer, its headers written at once: a 304 when the client holds its bytes. */
+function sendCached(res: ServerResponse, variant: Variant, ifNoneMatch: string | undefined) {
+  if (etagMatches(ifNoneMatch, variant.etag)) {
+    res.writeHead(304, variant.notModifiedHeaders);
+    res.end();
     return;
   }
-  res.setHeader("Content-Type", page.contentType);
-  if (encoding !== "identity") res.setHeader("Content-Encoding", encoding);
-  res.setHeader("Content-Length", body.length);
-  res.end(body);
+  res.writeHead(200, variant.headers);
+  res.end(variant.body);
 }
 
 /** Collects the uncompressed body as the app writes it, and hands it over once sent. */

@@ -123,3 +123,85 @@ describe("the request log", () => {
       expect(written).not.toContain(secret);
   });
 });
+
+describe("the level of a request's line", () => {
+  /** One app per level, each with its own output; the slow threshold made short for the test. */
+  async function appLoggingAt(level: "info" | "debug") {
+    const written: Array<Record<string, unknown>> = [];
+    const sink = new Writable({
+      write(chunk: Buffer, _encoding, done) {
+        for (const line of chunk.toString("utf8").split("\n").filter(Boolean))
+          written.push(JSON.parse(line) as Record<string, unknown>);
+        done();
+      },
+    });
+    const app = express();
+    app.use(requestLog(createLogger(level, sink), { slowRequestMs: 200 }));
+    app.use("/estatico", express.static(import.meta.dirname, { maxAge: "1h" }));
+    app.get("/publica", (_req, res) => {
+      res.set("Cache-Control", "public, max-age=0, s-maxage=60").send("portada");
+    });
+    app.get("/publica-ausente", (_req, res) => {
+      res.set("Cache-Control", "public, max-age=60").status(404).send("no");
+    });
+    app.get("/publica-lenta", (_req, res) => {
+      setTimeout(() => res.set("Cache-Control", "public, max-age=60").send("lenta"), 300);
+    });
+    app.get("/renderizada", (_req, res) => {
+      res.send("página nueva");
+    });
+    const server = app.listen(0, "127.0.0.1");
+    await new Promise((resolve) => server.once("listening", resolve));
+    const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    /** Each path in turn, then the lines written for them. */
+    const linesFor = async (paths: string[]) => {
+      for (const path of paths) await (await fetch(`${base}${path}`)).arrayBuffer();
+      // A last answer that is always logged: once its line is there, so are the others'.
+      await (await fetch(`${base}/renderizada?fin`)).arrayBuffer();
+      await expect
+        .poll(() => written.some((line) => line.path === "/renderizada" && line.status === 200))
+        .toBe(true);
+      const lines = written.splice(0).filter((line) => line.msg === "request");
+      return lines.slice(0, -1).map((line) => [line.path, line.status, line.level]);
+    };
+    return { linesFor, close: () => server.close() };
+  }
+
+  it("is info for rendered pages, every error and anything slow; nothing for routine answers", async () => {
+    const info = await appLoggingAt("info");
+    try {
+      expect(
+        await info.linesFor([
+          "/publica",
+          "/estatico/request-log.server.test.ts",
+          "/publica-ausente",
+          "/publica-lenta",
+          "/renderizada",
+          "/estatico/no-existe.js",
+        ]),
+      ).toEqual([
+        ["/publica-ausente", 404, 30],
+        ["/publica-lenta", 200, 30],
+        ["/renderizada", 200, 30],
+        ["/estatico/no-existe.js", 404, 30],
+      ]);
+    } finally {
+      info.close();
+    }
+  });
+
+  it("is debug for answers that are the same for everyone, successful and quick", async () => {
+    const debug = await appLoggingAt("debug");
+    try {
+      expect(
+        await debug.linesFor(["/publica", "/estatico/request-log.server.test.ts", "/renderizada"]),
+      ).toEqual([
+        ["/publica", 200, 20],
+        ["/estatico/request-log.server.test.ts", 200, 20],
+        ["/renderizada", 200, 30],
+      ]);
+    } finally {
+      debug.close();
+    }
+  });
+});

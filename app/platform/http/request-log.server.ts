@@ -6,15 +6,39 @@ import { addressNetwork } from "../security/client-address.server";
 
 const REQUEST_ID_PATTERN = /^[\w-]{1,64}$/;
 
+/** An answer that took this long is logged at info level whatever it was. */
+export const SLOW_REQUEST_MS = 1_000;
+
+/**
+ * Answers that say they are the same for everyone (`Cache-Control: public`: the page cache's
+ * hits, static files, robots.txt, the sitemap), successful and quick: most of the traffic, and
+ * nothing to look into. They are logged at debug level; every other answer (rendered pages,
+ * forms, redirects, every 4xx and 5xx, anything slow) at info. See decision 041.
+ */
+function isRoutine(status: number, slow: boolean, cacheControl: unknown): boolean {
+  return (
+    status < 400 &&
+    !slow &&
+    typeof cacheControl === "string" &&
+    /(?:^|,)\s*public\b/.test(cacheControl)
+  );
+}
+
 /**
  * Gives each request an id (kept from a well-formed X-Request-Id) and logs it once finished,
  * its path redacted: /api/auth/reset-password/<token> is logged with [Redacted]. For the paths
  * in `coarseAddressPaths` (the analytics beacon, whose visitors the privacy policy promises not
- * to keep) only the address's network is logged: its /24 or /48.
+ * to keep) only the address's network is logged: its /24 or /48. Routine answers (`isRoutine`)
+ * are logged at debug level, the rest at info; a line below the configured level costs nothing
+ * but the check. Handlers log through `res.locals.log`, a child carrying the request id, made
+ * when first used.
  */
 export function requestLog(
   logger: pino.Logger,
-  { coarseAddressPaths = [] }: { coarseAddressPaths?: readonly string[] } = {},
+  {
+    coarseAddressPaths = [],
+    slowRequestMs = SLOW_REQUEST_MS,
+  }: { coarseAddressPaths?: readonly string[]; slowRequestMs?: number } = {},
 ): RequestHandler {
   const coarse = new Set(coarseAddressPaths);
   return (req, res, next) => {
@@ -22,12 +46,22 @@ export function requestLog(
     const requestId = incoming && REQUEST_ID_PATTERN.test(incoming) ? incoming : randomUUID();
     const started = process.hrtime.bigint();
     res.locals.requestId = requestId;
-    res.locals.log = logger.child({ requestId });
+    let child: pino.Logger | undefined;
+    Object.defineProperty(res.locals, "log", {
+      get: () => (child ??= logger.child({ requestId })),
+      enumerable: true,
+      configurable: true,
+    });
     res.setHeader("X-Request-Id", requestId);
     res.on("finish", () => {
       const durationMs = Number(process.hrtime.bigint() - started) / 1e6;
+      const slow = durationMs >= slowRequestMs;
+      const level = isRoutine(res.statusCode, slow, res.getHeader("cache-control"))
+        ? "debug"
+        : "info";
+      if (!logger.isLevelEnabled(level)) return;
       const path = req.originalUrl.split("?")[0]!;
-      logger.info(
+      logger[level](
         {
           requestId,
           method: req.method,

@@ -1,9 +1,14 @@
-import { request } from "node:http";
+import { type IncomingMessage, request } from "node:http";
 import type { AddressInfo } from "node:net";
 import express from "express";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { requestFrom } from "./react-router-handler.server";
-import { isValidHost, MAX_TARGET_LENGTH, refuseMalformedAddress } from "./request-url.server";
+import {
+  addressIsPlain,
+  isValidHost,
+  MAX_TARGET_LENGTH,
+  refuseMalformedAddress,
+} from "./request-url.server";
 
 /**
  * The URL React Router is given, through Express as server.ts mounts it behind a trusted proxy
@@ -11,26 +16,37 @@ import { isValidHost, MAX_TARGET_LENGTH, refuseMalformedAddress } from "./reques
  */
 
 let port = 0;
+/** The same, with no proxy trusted (TRUST_PROXY unset): Host and the socket decide. */
+let untrustingPort = 0;
 let close: () => void = () => undefined;
 
 beforeAll(async () => {
-  const app = express();
-  app.set("trust proxy", true);
-  app.use(refuseMalformedAddress);
-  app.all("/{*splat}", (req, res) => {
-    res.type("text/plain").send(requestFrom(req, res).url);
-  });
-  const server = app.listen(0, "127.0.0.1");
-  await new Promise((resolve) => server.once("listening", resolve));
-  port = (server.address() as AddressInfo).port;
-  close = () => server.close();
+  const listen = async (trustProxy: boolean) => {
+    const app = express();
+    app.set("trust proxy", trustProxy);
+    app.use(refuseMalformedAddress);
+    app.all("/{*splat}", (req, res) => {
+      res.type("text/plain").send(requestFrom(req, res).url);
+    });
+    const server = app.listen(0, "127.0.0.1");
+    await new Promise((resolve) => server.once("listening", resolve));
+    return server;
+  };
+  const trusting = await listen(true);
+  const untrusting = await listen(false);
+  port = (trusting.address() as AddressInfo).port;
+  untrustingPort = (untrusting.address() as AddressInfo).port;
+  close = () => {
+    trusting.close();
+    untrusting.close();
+  };
 });
 
 afterAll(() => close());
 
-function send(target: string, headers: Record<string, string> = {}) {
+function send(target: string, headers: Record<string, string> = {}, to = port) {
   return new Promise<{ status: number; body: string }>((resolve, reject) => {
-    const req = request({ host: "127.0.0.1", port, path: target, headers }, (res) => {
+    const req = request({ host: "127.0.0.1", port: to, path: target, headers }, (res) => {
       const chunks: Buffer[] = [];
       res.on("data", (chunk: Buffer) => chunks.push(chunk));
       res.on("end", () =>
@@ -118,4 +134,55 @@ describe("a valid host", () => {
       expect(isValidHost(host)).toBe(false);
     },
   );
+});
+
+describe("a request answered before Express (the page cache's hits, server.ts)", () => {
+  const asSent = (target: string, headers: Record<string, string>) =>
+    ({
+      url: target,
+      headers: Object.fromEntries(
+        Object.entries(headers).map(([name, value]) => [name.toLowerCase(), value]),
+      ),
+    }) as IncomingMessage;
+
+  it.each([
+    ["/", { Host: "localhost:3000" }],
+    // What the shipped nginx sends.
+    [
+      "/precios?utm_source=x",
+      {
+        Host: "www.example.es",
+        "X-Forwarded-Host": "www.example.es",
+        "X-Forwarded-Proto": "https",
+      },
+    ],
+    [
+      "/",
+      {
+        Host: "app1:3000",
+        "X-Forwarded-Host": "www.example.es, otro",
+        "X-Forwarded-Proto": "http, https",
+      },
+    ],
+  ])("is plain with a well-formed address: %s %o", async (target, headers) => {
+    expect(addressIsPlain(asSent(target, headers))).toBe(true);
+    // And Express would have let it through, whichever proxy it trusts.
+    expect((await send(target, headers)).status).toBe(200);
+    expect((await send(target, headers, untrustingPort)).status).toBe(200);
+  });
+
+  it.each([
+    ["/precios", { Host: "a b" }],
+    ["/precios", { Host: "localhost:70000" }],
+    ["/precios", { Host: "localhost", "X-Forwarded-Host": "a b" }],
+    ["/precios", { Host: "localhost", "X-Forwarded-Host": "evil.com#x, b" }],
+    ["/precios", { Host: "localhost", "X-Forwarded-Host": "" }],
+    ["/precios", { Host: "localhost", "X-Forwarded-Proto": "javascript" }],
+    ["/precios", { Host: "localhost", "X-Forwarded-Proto": "ftp, https" }],
+    [`/precios?x=${"a".repeat(MAX_TARGET_LENGTH)}`, { Host: "localhost" }],
+    ["*", { Host: "localhost" }],
+    ["http://localhost/precios", { Host: "localhost" }],
+  ])("goes the long way otherwise, to its 400 or 414 there: %s %o", (target, headers) => {
+    expect(addressIsPlain(asSent(target, headers))).toBe(false);
+  });
 });

@@ -1,21 +1,29 @@
-import nodemailer from "nodemailer";
+import type { Transporter } from "nodemailer";
 import type pino from "pino";
 import { extractLinks } from "./html";
 import type { MailTransport, QueuedMail } from "./outbox.server";
 
-/** Delivery through the SMTP server of SMTP_URL, with a small pool of reused connections. */
+/**
+ * Delivery through the SMTP server of SMTP_URL, with a small pool of reused connections.
+ * Nodemailer is loaded with the first mail, not at start (decision 039).
+ */
 export function smtpTransport(smtpUrl: string, from: string): MailTransport & { close(): void } {
-  const transporter = nodemailer.createTransport(smtpUrl, {
-    pool: true,
-    maxConnections: 5,
-    connectionTimeout: 10_000,
-    greetingTimeout: 10_000,
-    socketTimeout: 30_000,
-  } as never);
+  let transporter: Promise<Transporter> | undefined;
+  const connect = () =>
+    (transporter ??= import("nodemailer").then(({ default: nodemailer }) =>
+      nodemailer.createTransport(smtpUrl, {
+        pool: true,
+        maxConnections: 5,
+        connectionTimeout: 10_000,
+        greetingTimeout: 10_000,
+        socketTimeout: 30_000,
+      } as never),
+    ));
   return {
     name: "smtp",
     async send(mail: QueuedMail) {
-      await transporter.sendMail({
+      const pool = await connect();
+      await pool.sendMail({
         from,
         to: mail.recipient,
         replyTo: mail.replyTo ?? undefined,
@@ -31,7 +39,7 @@ export function smtpTransport(smtpUrl: string, from: string): MailTransport & { 
         messageId: `<${mail.id}@outbox>`,
       });
     },
-    close: () => transporter.close(),
+    close: () => void transporter?.then((pool) => pool.close()),
   };
 }
 

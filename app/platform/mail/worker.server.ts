@@ -1,6 +1,6 @@
 import type pino from "pino";
 import type { Database } from "../db/client.server";
-import { PollingLoop } from "../background/polling-loop";
+import { PollingLoop, type StartOptions } from "../background/polling-loop";
 import { deliverDueMails, type HourlyCaps, type MailTransport } from "./outbox.server";
 
 const POLL_INTERVAL_MS = 2_000;
@@ -20,9 +20,9 @@ export class MailWorker {
   ) {}
 
   /** Starts delivering; mails of a kind in `hourlyCaps` wait once their hour's cap is reached. */
-  start({ hourlyCaps = {} }: { hourlyCaps?: HourlyCaps } = {}) {
+  start({ hourlyCaps = {}, ...options }: { hourlyCaps?: HourlyCaps } & StartOptions = {}) {
     this.hourlyCaps = hourlyCaps;
-    this.loop.start();
+    this.loop.start(options);
   }
 
   /** Deliver soon: called after a transaction queued mails. */
