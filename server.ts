@@ -26,6 +26,7 @@ import { BEACON_PATH } from "~/features/analytics/analytics-rules";
 import { createPageCache, privateWhenPersonal } from "~/platform/http/page-cache.server";
 import { precompressedStatic } from "~/platform/http/precompressed-static.server";
 import { handleWebhook, pruneWebhookEvents } from "~/features/payments/webhook.server";
+import { pruneStaffAuditLog } from "~/features/audit/audit.server";
 import { startVerifactuWorker, stopVerifactuWorker } from "~/features/verifactu/worker.server";
 import { ConfigError, getConfig, type AppConfig } from "~/platform/config.server";
 import type { Database } from "~/platform/db/client.server";
@@ -314,15 +315,18 @@ const PRUNE_INTERVAL_MS = 60 * 60_000;
 let pruneTimer: NodeJS.Timeout | undefined;
 
 /**
- * The mail outbox worker and the hourly clean-up of old rate-limit windows, mails and stored
- * webhook events.
+ * The mail outbox worker and the hourly clean-up of old rate-limit windows, mails, stored
+ * webhook events and staff audit rows past their two years (decision 043).
  */
 function startBackgroundWork(db: Database) {
   getMailWorker().start({ hourlyCaps: contactMailHourlyCaps(), deferFirstPass: true });
   const prune = () =>
-    Promise.all([pruneRateLimits(db), pruneFinishedMails(db), pruneWebhookEvents(db)]).catch(
-      (error) => getLogger().warn({ err: error }, "pruning old rows failed"),
-    );
+    Promise.all([
+      pruneRateLimits(db),
+      pruneFinishedMails(db),
+      pruneWebhookEvents(db),
+      pruneStaffAuditLog(db),
+    ]).catch((error) => getLogger().warn({ err: error }, "pruning old rows failed"));
   pruneTimer = setInterval(prune, PRUNE_INTERVAL_MS);
   pruneTimer.unref();
 }

@@ -37,6 +37,8 @@ export default [
   route("admin/verifactu", "routes/admin-verifactu.tsx"),
   route("admin/verifactu/exportar", "routes/admin-verifactu-exportar.ts"),
   route("admin/verifactu/declaracion", "routes/admin-verifactu-declaracion.tsx"),
+  route("admin/auditoria", "routes/admin-auditoria.tsx"),
+  route("admin/auditoria/exportar", "routes/admin-auditoria-exportar.ts"),
   route("test-pagos", "routes/test-pagos.tsx"),
   route("checkout", "routes/checkout.ts"),
   route("pago-simulado/:sessionId", "routes/pago-simulado.tsx"),

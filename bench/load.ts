@@ -240,6 +240,8 @@ export async function startNginx(pages: Record<string, PageBytes>) {
     listen 127.0.0.1:${port};
     root ${root}/html;
     ${locations.join("\n    ")}
+    # The pages' own scripts, so a browser loads the static copy as it loads the site.
+    location /assets/ { alias ${path.resolve("build/client/assets")}/; }
   }`,
   );
 }

@@ -51,21 +51,31 @@ const lighthousePaths = smoke
       "/registro",
     ];
 
+/** A public page's LCP may exceed its static copy's by 5 % (issue #25). */
+const LCP_TOLERANCE = 1.05;
+
 /** Public pages held to the script budget (decision 038): one of each kind. */
 const budgetedPublicPaths = ["/", "/precios", "/ciberseguridad", "/terminos"];
 
 /**
- * The public pages whose first visit downloads more script than the budget, by our count of
- * their files and by Lighthouse's of what it transferred.
+ * What a public page breaks of its budgets: more script on a first visit than allowed (by our
+ * count of its files and by Lighthouse's of what it transferred), or an LCP of `/` more than 5 %
+ * behind its static copy's.
  */
-function overScriptBudget(results: Record<string, unknown>): string[] {
+function overPublicPageBudgets(results: Record<string, unknown>): string[] {
   const over: string[] = [];
   const bundles = results.bundles as Record<string, { js: Record<string, number> }>;
   for (const pathname of budgetedPublicPaths) {
     const brotli = bundles[pathname]?.js.brotli ?? Infinity;
     if (brotli > PUBLIC_PAGE_SCRIPT_BUDGET_BYTES) over.push(`${pathname}: ${brotli} B (files)`);
   }
-  const lighthouse = results.lighthouse as Record<string, { scriptBytes?: number }>;
+  const lighthouse = results.lighthouse as Record<string, { scriptBytes?: number; lcpMs?: number }>;
+  const staticLcp = (results.lighthouseStatic as Record<string, { lcpMs: number }> | undefined)?.[
+    "/"
+  ]?.lcpMs;
+  const siteLcp = lighthouse?.["/"]?.lcpMs;
+  if (staticLcp && siteLcp && siteLcp > staticLcp * LCP_TOLERANCE)
+    over.push(`/: LCP ${siteLcp} ms against ${staticLcp} ms for its static copy`);
   for (const [pathname, figures] of Object.entries(lighthouse ?? {})) {
     const isPublic = !["/login-cliente", "/registro"].includes(pathname);
     if (isPublic && (figures.scriptBytes ?? 0) > PUBLIC_PAGE_SCRIPT_BUDGET_BYTES)
@@ -254,6 +264,10 @@ async function main() {
       pages[pathname] = await pageBytes(`${server.url}${pathname}`);
     results.inlineCss = inlineStyleSizes(pages["/"]!.identity.toString("utf8"));
     const nginx = await startNginx(pages);
+    // The same page as a static file: its LCP is the floor the site's is held to (decision 038).
+    log(`Lighthouse x${lighthouseRuns}: / as nginx's static copy`);
+    const staticCopy = await runLighthouse([`${nginx.url}/`], lighthouseRuns);
+    results.lighthouseStatic = staticCopy;
     // deploy/nginx.conf in front of the same server: its cache against the static files.
     const proxy = await startCachingProxy([new URL(server.url).host]);
     try {
@@ -303,10 +317,10 @@ async function main() {
     `${JSON.stringify(results, null, 2)}\n`,
   );
   printTable(results);
-  const over = overScriptBudget(results);
+  const over = overPublicPageBudgets(results);
   if (over.length) {
     console.error(
-      `Public pages over the ${PUBLIC_PAGE_SCRIPT_BUDGET_BYTES / 1024} kB script budget: ${over.join("; ")}`,
+      `Public pages over budget (${PUBLIC_PAGE_SCRIPT_BUDGET_BYTES / 1024} kB of script, LCP within 5 % of the static copy): ${over.join("; ")}`,
     );
     process.exitCode = 1;
   }
@@ -333,6 +347,11 @@ function printTable(results: Record<string, unknown>) {
       ]),
     ),
   );
+  const staticCopy = results.lighthouseStatic as Record<string, { lcpMs: number }> | undefined;
+  if (staticCopy?.["/"])
+    console.log(
+      `LCP of /: ${lighthouse["/"]?.lcpMs} ms; its static copy through nginx: ${staticCopy["/"].lcpMs} ms`,
+    );
   console.log("JavaScript of a first visit");
   const bundles = results.bundles as Record<string, { js: Record<string, number> }>;
   console.table(

@@ -277,10 +277,13 @@ async function existingRows(client: SeedClient) {
   return rows.map((row) => ({ table: row.table, rows: Number(row.rows) }));
 }
 
-/** Every table of the application (not the migrations' own table, which lives in "drizzle"). */
+/**
+ * Every table of the application (not the migrations' own table, which lives in "drizzle"), but
+ * the staff audit log: its trigger refuses TRUNCATE (decision 043), and its rows name no table.
+ */
 async function emptyEveryTable(client: SeedClient) {
   const { rows } = await client.query<{ name: string }>(
-    "select quote_ident(tablename) as name from pg_tables where schemaname = 'public'",
+    "select quote_ident(tablename) as name from pg_tables where schemaname = 'public' and tablename <> 'staff_audit_log'",
   );
   if (rows.length > 0)
     await step(

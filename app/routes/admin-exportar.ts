@@ -1,8 +1,9 @@
 import type { Route } from "./+types/admin-exportar";
-import { requireAdmin } from "~/features/identity/session.server";
-import { adminExport } from "~/features/admin/admin-csv.server";
+import { requireStaff } from "~/features/identity/session.server";
+import { staffExport } from "~/features/admin/admin-csv.server";
 
-export async function loader({ request }: Route.LoaderArgs) {
-  await requireAdmin(request);
-  return adminExport(new URL(request.url));
+export async function loader({ request, context }: Route.LoaderArgs) {
+  // Each tab's CSV needs its own capability: the feature checks it.
+  const staff = await requireStaff({ request, context });
+  return staffExport(new URL(request.url), staff);
 }

@@ -1,8 +1,8 @@
 import type { Route } from "./+types/admin-libro-facturas";
-import { requireAdmin } from "~/features/identity/session.server";
-import { invoiceBookDownload } from "~/features/billing/invoice-book.server";
+import { requireStaff } from "~/features/identity/session.server";
+import { staffInvoiceBookDownload } from "~/features/billing/invoice-book.server";
 
-export async function loader({ request }: Route.LoaderArgs) {
-  await requireAdmin(request);
-  return invoiceBookDownload(new URL(request.url));
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const staff = await requireStaff({ request, context }, "payments.export");
+  return staffInvoiceBookDownload(new URL(request.url), staff);
 }

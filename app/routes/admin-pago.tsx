@@ -1,5 +1,5 @@
 import type { Route } from "./+types/admin-pago";
-import { requireAdmin } from "~/features/identity/session.server";
+import { requireStaff } from "~/features/identity/session.server";
 import { AdminErrorPage, AdminShell, adminShellHandle } from "~/features/admin/admin-shell";
 import { staffPaymentAction, staffPaymentPage } from "~/features/payments/after-sale.server";
 import { StaffPaymentPage } from "~/features/payments/staff-payment-page";
@@ -14,14 +14,15 @@ export const meta: Route.MetaFunction = ({ matches, data }) =>
 
 export const handle = adminShellHandle;
 
-export async function loader({ request, params }: Route.LoaderArgs) {
-  await requireAdmin(request);
+export async function loader({ request, params, context }: Route.LoaderArgs) {
+  await requireStaff({ request, context }, "payments.view");
   return staffPaymentPage(params.paymentId);
 }
 
-export async function action({ request, params }: Route.ActionArgs) {
-  const admin = await requireAdmin(request);
-  return staffPaymentAction(request, admin, params.paymentId);
+export async function action({ request, params, context }: Route.ActionArgs) {
+  // A refund and a delivery change each need their own capability: the feature checks it.
+  const staff = await requireStaff({ request, context }, "payments.view");
+  return staffPaymentAction(request, staff, params.paymentId);
 }
 
 export function ErrorBoundary() {

@@ -1,5 +1,5 @@
 import type { Route } from "./+types/admin-ticket";
-import { requireAdmin } from "~/features/identity/session.server";
+import { requireStaff } from "~/features/identity/session.server";
 import { AdminErrorPage, AdminShell, adminShellHandle } from "~/features/admin/admin-shell";
 import { privatePageMeta } from "~/features/seo/meta";
 import { staffTicketAction, staffTicketPage } from "~/features/support/staff-tickets.server";
@@ -14,14 +14,14 @@ export const meta: Route.MetaFunction = ({ matches, data }) =>
 
 export const handle = adminShellHandle;
 
-export async function loader({ request, params }: Route.LoaderArgs) {
-  await requireAdmin(request);
+export async function loader({ request, params, context }: Route.LoaderArgs) {
+  await requireStaff({ request, context }, "tickets.view");
   return staffTicketPage(params.ticketId);
 }
 
-export async function action({ request, params }: Route.ActionArgs) {
-  const admin = await requireAdmin(request);
-  return staffTicketAction(request, admin, params.ticketId);
+export async function action({ request, params, context }: Route.ActionArgs) {
+  const staff = await requireStaff({ request, context }, "tickets.answer");
+  return staffTicketAction(request, staff, params.ticketId);
 }
 
 export function ErrorBoundary() {

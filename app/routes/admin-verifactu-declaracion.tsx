@@ -1,5 +1,5 @@
 import type { Route } from "./+types/admin-verifactu-declaracion";
-import { requireAdmin } from "~/features/identity/session.server";
+import { requireStaff } from "~/features/identity/session.server";
 import { AdminErrorPage, AdminShell, adminShellHandle } from "~/features/admin/admin-shell";
 import { VerifactuDeclarationPage } from "~/features/admin/verifactu-declaration";
 import { privatePageMeta } from "~/features/seo/meta";
@@ -14,8 +14,8 @@ export const meta: Route.MetaFunction = ({ matches }) =>
 
 export const handle = adminShellHandle;
 
-export async function loader({ request }: Route.LoaderArgs) {
-  await requireAdmin(request);
+export async function loader({ request, context }: Route.LoaderArgs) {
+  await requireStaff({ request, context }, "verifactu.view");
   return { declaration: declarationText() };
 }
 

@@ -1,8 +1,8 @@
 import type { Route } from "./+types/admin-verifactu-exportar";
-import { requireAdmin } from "~/features/identity/session.server";
-import { verifactuExport } from "~/features/admin/verifactu-staff.server";
+import { requireStaff } from "~/features/identity/session.server";
+import { staffVerifactuExport } from "~/features/admin/verifactu-staff.server";
 
-export async function loader({ request }: Route.LoaderArgs) {
-  await requireAdmin(request);
-  return verifactuExport(new URL(request.url));
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const staff = await requireStaff({ request, context }, "verifactu.export");
+  return staffVerifactuExport(new URL(request.url), staff);
 }

@@ -1,5 +1,5 @@
 import type { Route } from "./+types/admin-verifactu";
-import { requireAdmin } from "~/features/identity/session.server";
+import { requireStaff } from "~/features/identity/session.server";
 import { AdminErrorPage, AdminShell, adminShellHandle } from "~/features/admin/admin-shell";
 import { VerifactuPage, type VerifactuAnswer } from "~/features/admin/verifactu-page";
 import { verifactuAction, verifactuPage } from "~/features/admin/verifactu-staff.server";
@@ -14,14 +14,15 @@ export const meta: Route.MetaFunction = ({ matches }) =>
 
 export const handle = adminShellHandle;
 
-export async function loader({ request }: Route.LoaderArgs) {
-  await requireAdmin(request);
+export async function loader({ request, context }: Route.LoaderArgs) {
+  await requireStaff({ request, context }, "verifactu.view");
   return verifactuPage(new URL(request.url));
 }
 
-export async function action({ request }: Route.ActionArgs) {
-  await requireAdmin(request);
-  return verifactuAction(request);
+export async function action({ request, context }: Route.ActionArgs) {
+  // 'Anular' and 'Subsanar' also need verifactu.manage: the feature checks it.
+  const staff = await requireStaff({ request, context }, "verifactu.view");
+  return verifactuAction(request, staff);
 }
 
 export function ErrorBoundary() {

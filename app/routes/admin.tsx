@@ -1,8 +1,8 @@
 import type { Route } from "./+types/admin";
-import { requireAdmin } from "~/features/identity/session.server";
+import { requireStaff } from "~/features/identity/session.server";
 import { adminAction } from "~/features/admin/admin-actions.server";
 import { AdminPage } from "~/features/admin/admin-page";
-import { adminPanel } from "~/features/admin/admin-panel.server";
+import { staffPanel } from "~/features/admin/admin-panel.server";
 import { AdminErrorPage, AdminShell, adminShellHandle } from "~/features/admin/admin-shell";
 import { adminTabs } from "~/features/admin/admin-tabs";
 import { privatePageMeta } from "~/features/seo/meta";
@@ -21,14 +21,17 @@ export const meta: Route.MetaFunction = ({ matches, data }) => {
   });
 };
 
-export async function loader({ request }: Route.LoaderArgs) {
-  const admin = await requireAdmin(request);
-  return { admin, ...(await adminPanel(new URL(request.url))) };
+export async function loader({ request, context }: Route.LoaderArgs) {
+  // Each tab needs its own capability: the feature checks it (the dashboard may send on).
+  const staff = await requireStaff({ request, context });
+  const panel = await staffPanel(new URL(request.url), staff);
+  return { staff: { id: staff.id, role: staff.role }, ...panel };
 }
 
-export async function action({ request }: Route.ActionArgs) {
-  const admin = await requireAdmin(request);
-  return adminAction(request, admin);
+export async function action({ request, context }: Route.ActionArgs) {
+  // Each change needs its own capability: the feature checks it.
+  const staff = await requireStaff({ request, context });
+  return adminAction(request, staff);
 }
 
 export function ErrorBoundary() {
@@ -38,7 +41,7 @@ export function ErrorBoundary() {
 export default function AdminPanel({ loaderData, actionData }: Route.ComponentProps) {
   return (
     <AdminShell current={loaderData.view.tab}>
-      <AdminPage panel={loaderData} selfId={loaderData.admin.id} answer={actionData} />
+      <AdminPage panel={loaderData} staff={loaderData.staff} answer={actionData} />
     </AdminShell>
   );
 }

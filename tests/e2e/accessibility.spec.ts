@@ -72,6 +72,7 @@ test("the admin panel's tabs have no serious or critical axe violations", async 
     "/admin?tab=pagos",
     "/admin?tab=tickets",
     "/admin?tab=usuarios",
+    "/admin/auditoria",
   ]) {
     await openPage(page, path);
     expect(await seriousViolations(page), path).toEqual([]);

@@ -1,4 +1,4 @@
-import { expect, type Browser, type Page } from "@playwright/test";
+import { expect, type APIRequestContext, type Browser, type Page } from "@playwright/test";
 import { openPage, rememberCookieChoice } from "./fixtures";
 import { linksOfLatestMail } from "./mailbox";
 
@@ -59,4 +59,25 @@ export async function signedInAdminPage(browser: Browser) {
   await signInAsAdmin(page);
   await expect(page.locator("html[data-hydrated]")).toBeAttached();
   return page;
+}
+
+/**
+ * Gives the account of `email` a staff role as an administrator does in Usuarios ('Cambiar rol',
+ * confirmed), through `admin`, a request context signed in as one.
+ */
+export async function giveStaffRole(
+  admin: APIRequestContext,
+  email: string,
+  role: "support" | "finance" | "admin",
+  baseURL: string,
+) {
+  const list = await (await admin.get(`/admin?tab=usuarios&q=${encodeURIComponent(email)}`)).text();
+  const userId = /name="userId" value="([^"]+)"/.exec(list)?.[1];
+  expect(userId, `the account of ${email} in Usuarios`).toBeTruthy();
+  const answer = await admin.post("/admin?tab=usuarios", {
+    form: { intent: "set-role", userId: userId!, role, confirm: "yes" },
+    headers: { Origin: baseURL },
+    maxRedirects: 0,
+  });
+  expect(answer.status(), `${role} given to ${email}`).toBe(302);
 }

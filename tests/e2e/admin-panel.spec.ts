@@ -17,7 +17,7 @@ import { payInDialog } from "./purchase-helpers";
  * Issue #14's panel as an administrator uses it, on a server of its own: the dashboard shows
  * what the seeded data add up to, the payments list searches, filters, pages (the back button
  * too) and exports exactly its filtered rows, an enquiry's dialog opens, answers by mail and is
- * marked handled (also without JavaScript), and the admin role is granted and revoked. Then
+ * marked handled (also without JavaScript), and a staff role is given, changed and taken. Then
  * issue #16's staff refund (refunded, corrective invoice, revenue reduced on the dashboard) and
  * the withdrawal period's end, which needs the server stopped while a purchase is aged.
  *
@@ -396,7 +396,7 @@ test("an enquiry's dialog: a real dialog, 'Responder' by mail, marked handled", 
   await expect(column(row, 5)).toHaveText("Atendida");
 });
 
-test("the admin role is granted and revoked from Usuarios", async ({ page }) => {
+test("a staff role is given, changed and taken from Usuarios", async ({ page }) => {
   const { email } = figures.customer;
   await openPage(page, "/admin?tab=usuarios");
   await searchList(page, { q: email });
@@ -406,16 +406,22 @@ test("the admin role is granted and revoked from Usuarios", async ({ page }) => 
   await expect(row).toContainText(email);
   await expect(column(row, 4)).toHaveText("Cliente");
 
-  await row.getByRole("button", { name: /^Hacer administrador/ }).click();
-  await expect(toast(page, "Rol de administrador concedido")).toBeVisible();
+  /** 'Cambiar rol': the role chosen, the change confirmed, saved. */
+  const changeRole = async (label: string, role: string) => {
+    await row.getByText("Cambiar rol").click();
+    await row.getByLabel("Nuevo rol").selectOption({ label });
+    await row.getByLabel(/^Confirmo el cambio de rol/).check();
+    await row.getByRole("button", { name: "Guardar rol" }).click();
+    await expect(row).toHaveAttribute("data-role", role);
+    await expect(toast(page, "Rol actualizado")).toBeVisible();
+    expect(param(page, "q")).toBe(email);
+  };
+  await changeRole("Administrador", "admin");
   await expect(column(row, 4)).toHaveText("Administrador");
-  await expect(row).toHaveAttribute("data-role", "admin");
-  expect(param(page, "q")).toBe(email);
-
-  await row.getByRole("button", { name: /^Quitar administrador/ }).click();
-  await expect(toast(page, "Rol de administrador retirado")).toBeVisible();
+  await changeRole("Soporte", "support");
+  await expect(column(row, 4)).toHaveText("Soporte");
+  await changeRole("Cliente (sin rol del equipo)", "customer");
   await expect(column(row, 4)).toHaveText("Cliente");
-  await expect(row).toHaveAttribute("data-role", "customer");
 });
 
 test("without JavaScript the enquiry's dialog opens by its address and marks it handled", async ({

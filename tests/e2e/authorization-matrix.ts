@@ -3,10 +3,20 @@ import type { APIResponse } from "@playwright/test";
 /**
  * Who may do what on every route. A new route gets one row here; the authorisation spec fails
  * for any route of app/routes.ts or of Express (app/platform/http/express-routes.ts) without one.
+ * A route may have several rows (the panel's tabs, each tab's CSV).
  *
  * 'customer' owns the ids in the URLs and forms; 'otherCustomer' is signed in too and tries them.
+ * 'support', 'finance' and 'admin' are the staff roles (app/features/identity/staff-roles.ts):
+ * a staff member whose role may not do something gets 403 on every /admin route (decision 043).
  */
-export const roles = ["anonymous", "customer", "otherCustomer", "admin"] as const;
+export const roles = [
+  "anonymous",
+  "customer",
+  "otherCustomer",
+  "support",
+  "finance",
+  "admin",
+] as const;
 export type Role = (typeof roles)[number];
 
 export type MatrixIds = {
@@ -49,26 +59,49 @@ const everyone = (outcome: Outcome): PerRole => ({
   anonymous: outcome,
   customer: outcome,
   otherCustomer: outcome,
+  support: outcome,
+  finance: outcome,
   admin: outcome,
 });
 const signedIn = (anonymous: Outcome, others: Outcome): PerRole => ({
   anonymous,
   customer: others,
   otherCustomer: others,
+  support: others,
+  finance: others,
   admin: others,
 });
 const ownerOnly = (anonymous: Outcome, owner: Outcome, others: Outcome): PerRole => ({
   anonymous,
   customer: owner,
   otherCustomer: others,
+  support: others,
+  finance: others,
   admin: others,
 });
-const adminOnly = (outcome: Outcome): PerRole => ({
+/** A staff route: anyone else goes to /login; each staff role as given. */
+const staff = (outcomes: Record<"support" | "finance" | "admin", Outcome>): PerRole => ({
   anonymous: "adminSignIn",
   customer: "adminSignIn",
   otherCustomer: "adminSignIn",
-  admin: outcome,
+  ...outcomes,
 });
+const adminOnly = (outcome: Outcome): PerRole =>
+  staff({ support: "unauthorised", finance: "unauthorised", admin: outcome });
+/** Money: payments, invoices, refunds, delivery, Verifactu, analytics. */
+const financeAndAdmin = (outcome: Outcome): PerRole =>
+  staff({ support: "unauthorised", finance: outcome, admin: outcome });
+/** The support desk: tickets and enquiries. */
+const supportAndAdmin = (outcome: Outcome): PerRole =>
+  staff({ support: outcome, finance: "unauthorised", admin: outcome });
+const anyStaff = (outcome: Outcome): PerRole =>
+  staff({ support: outcome, finance: outcome, admin: outcome });
+
+/** The panel's own POST: a role change naming no account, refused; only admins may try. */
+const panelPost = {
+  post: staff({ support: "unauthorised", finance: "unauthorised", admin: "refused" }),
+  form: () => ({ intent: "set-role", userId: "", role: "support", confirm: "yes" }),
+};
 
 /** A public page that takes no form. */
 const publicPage = (route: string): MatrixRow => ({
@@ -124,12 +157,15 @@ export const authorizationMatrix: MatrixRow[] = [
     route: "verificar-email",
     url: () => "/verificar-email",
     get: everyone("page"),
-    // Without the pending address of a sign-up there is nothing to resend; the customers still
-    // carry theirs, already verified, which is refused.
+    // Without the pending address of a sign-up there is nothing to resend; the customers (and
+    // the support and finance staff, who signed up as customers) still carry theirs, already
+    // verified, which is refused.
     post: {
       anonymous: { redirect: "/registro" },
       customer: "refused",
       otherCustomer: "refused",
+      support: "refused",
+      finance: "refused",
       admin: { redirect: "/registro" },
     },
   },
@@ -289,46 +325,93 @@ export const authorizationMatrix: MatrixRow[] = [
   {
     route: "admin",
     url: () => "/admin",
-    get: adminOnly("page"),
+    // The dashboard shows revenue: support is sent on to its first section (/admin?tab=…).
+    get: staff({ support: { redirect: "/admin" }, finance: "page", admin: "page" }),
     // Staff's changes post here; a request naming no account is refused, nothing changes.
-    post: adminOnly("refused"),
-    form: () => ({ intent: "grant-admin", userId: "" }),
+    ...panelPost,
     endsSessions: true,
   },
+  ...(
+    [
+      ["consultas", supportAndAdmin("page")],
+      ["pagos", financeAndAdmin("page")],
+      ["tickets", supportAndAdmin("page")],
+      ["usuarios", adminOnly("page")],
+      ["clientes", anyStaff("page")],
+      ["analitica", financeAndAdmin("page")],
+    ] as const
+  ).map(([tab, get]): MatrixRow => ({
+    route: "admin",
+    url: () => `/admin?tab=${tab}`,
+    get,
+    ...panelPost,
+    endsSessions: true,
+  })),
   {
+    route: "admin",
+    url: () => "/admin?tab=consultas",
+    get: supportAndAdmin("page"),
+    // Marking an enquiry needs enquiries.handle: an id that is none is then refused.
+    post: supportAndAdmin("refused"),
+    form: () => ({ intent: "inquiry-handled", inquiryId: "no-es-un-id" }),
+    endsSessions: true,
+  },
+  ...(
+    [
+      ["pagos", financeAndAdmin("ok")],
+      ["consultas", supportAndAdmin("ok")],
+      ["tickets", supportAndAdmin("ok")],
+      ["usuarios", adminOnly("ok")],
+      ["clientes", financeAndAdmin("ok")],
+    ] as const
+  ).map(([tab, get]): MatrixRow => ({
     route: "admin/exportar",
-    url: () => "/admin/exportar?tab=pagos",
-    get: adminOnly("ok"),
+    url: () => `/admin/exportar?tab=${tab}`,
+    get,
     post: everyone("noAction"),
     endsSessions: true,
-  },
+  })),
   {
     route: "admin/libro-facturas",
     url: () => "/admin/libro-facturas?desde=2026-01-01&hasta=2026-03-31",
-    get: adminOnly("ok"),
+    get: financeAndAdmin("ok"),
     post: everyone("noAction"),
     endsSessions: true,
   },
   {
     route: "admin/verifactu",
     url: () => "/admin/verifactu",
-    get: adminOnly("page"),
+    get: financeAndAdmin("page"),
     // An anulación without its confirmation is refused; nothing is recorded.
-    post: adminOnly("refused"),
+    post: financeAndAdmin("refused"),
     form: () => ({ intent: "cancel-record", recordId: "1", confirm: "" }),
     endsSessions: true,
   },
   {
     route: "admin/verifactu/exportar",
     url: () => "/admin/verifactu/exportar?desde=2026-01-01&hasta=2026-12-31",
-    get: adminOnly("ok"),
+    get: financeAndAdmin("ok"),
     post: everyone("noAction"),
     endsSessions: true,
   },
   {
     route: "admin/verifactu/declaracion",
     url: () => "/admin/verifactu/declaracion",
+    get: financeAndAdmin("page"),
+    post: everyone("noAction"),
+    endsSessions: true,
+  },
+  {
+    route: "admin/auditoria",
+    url: () => "/admin/auditoria?accion=role.change",
     get: adminOnly("page"),
+    post: everyone("noAction"),
+    endsSessions: true,
+  },
+  {
+    route: "admin/auditoria/exportar",
+    url: () => "/admin/auditoria/exportar?accion=role.change",
+    get: adminOnly("ok"),
     post: everyone("noAction"),
     endsSessions: true,
   },
@@ -336,51 +419,54 @@ export const authorizationMatrix: MatrixRow[] = [
     route: "mi-cuenta/facturas/:invoiceId",
     url: ({ invoiceId }) => `/mi-cuenta/facturas/${invoiceId}`,
     // Its customer downloads it here; for any other account it does not exist (staff use theirs).
-    get: { anonymous: "signIn", customer: "ok", otherCustomer: "notFound", admin: "notFound" },
+    get: ownerOnly("signIn", "ok", "notFound"),
     post: everyone("noAction"),
   },
   {
     route: "mi-cuenta/compras/:purchaseId/desistir",
     url: ({ purchaseId }) => `/mi-cuenta/compras/${purchaseId}/desistir`,
-    get: { anonymous: "signIn", customer: "page", otherCustomer: "notFound", admin: "notFound" },
+    get: ownerOnly("signIn", "page", "notFound"),
     // Without the confirmation the owner's withdrawal is refused; nothing is recorded.
-    post: {
-      anonymous: "signIn",
-      customer: "refused",
-      otherCustomer: "notFound",
-      admin: "notFound",
-    },
+    post: ownerOnly("signIn", "refused", "notFound"),
     form: () => ({ confirm: "" }),
   },
   {
     route: "admin/pagos/:paymentId",
     url: ({ paymentId }) => `/admin/pagos/${paymentId}`,
-    get: adminOnly("page"),
+    get: financeAndAdmin("page"),
     // A refund without a reason is refused; nothing changes.
-    post: adminOnly("refused"),
+    post: financeAndAdmin("refused"),
     form: () => ({ intent: "refund", reason: "", confirm: "" }),
     endsSessions: true,
   },
   {
     route: "admin/facturas/:invoiceId",
     url: ({ invoiceId }) => `/admin/facturas/${invoiceId}`,
-    get: adminOnly("ok"),
+    get: financeAndAdmin("ok"),
     post: everyone("noAction"),
     endsSessions: true,
   },
   {
     route: "soporte/adjuntos/:attachmentId",
     url: ({ attachmentId }) => `/soporte/adjuntos/${attachmentId}`,
-    // The ticket's owner and staff download it; for anyone else the file does not exist.
-    get: { anonymous: "notFound", customer: "ok", otherCustomer: "notFound", admin: "ok" },
+    // The ticket's owner and the staff who read tickets download it; for anyone else (finance
+    // too) the file does not exist.
+    get: {
+      anonymous: "notFound",
+      customer: "ok",
+      otherCustomer: "notFound",
+      support: "ok",
+      finance: "notFound",
+      admin: "ok",
+    },
     post: everyone("noAction"),
   },
   {
     route: "admin/tickets/:ticketId",
     url: ({ ticketId }) => `/admin/tickets/${ticketId}`,
-    get: adminOnly("page"),
-    // The owner is no staff either; an admin's too-short reply is refused, nothing changes.
-    post: adminOnly("refused"),
+    get: supportAndAdmin("page"),
+    // The owner is no staff either; a too-short reply is refused, nothing changes.
+    post: supportAndAdmin("refused"),
     form: () => ({ intent: "reply", message: "corto" }),
     endsSessions: true,
   },

@@ -6,7 +6,7 @@ import {
 } from "@playwright/test";
 import routes from "../../app/routes";
 import { expressRoutes } from "../../app/platform/http/express-routes";
-import { createVerifiedCustomer, signInAsAdmin } from "./accounts-helpers";
+import { createVerifiedCustomer, giveStaffRole, signInAsAdmin } from "./accounts-helpers";
 import { expect, test } from "./fixtures";
 import { linksOfLatestMail } from "./mailbox";
 import {
@@ -19,7 +19,8 @@ import {
 
 /**
  * Every route of the site (React Router's table and Express's own paths) tried by every role:
- * an anonymous visitor, a customer, another customer with the first one's ids, and an admin.
+ * an anonymous visitor, a customer, another customer with the first one's ids, and the three
+ * staff roles (support and finance are customers an admin gave the role, as Usuarios does).
  */
 test.describe.configure({ mode: "serial" });
 
@@ -40,12 +41,21 @@ test.beforeAll(async ({ browser, baseURL }) => {
   await createVerifiedCustomer(otherPage);
   const adminPage = await browser.newPage();
   await signInAsAdmin(adminPage);
+  const admin = await contextFor(adminPage);
+  const supportPage = await browser.newPage();
+  const supportMember = await createVerifiedCustomer(supportPage);
+  await giveStaffRole(admin, supportMember.email, "support", baseURL!);
+  const financePage = await browser.newPage();
+  const financeMember = await createVerifiedCustomer(financePage);
+  await giveStaffRole(admin, financeMember.email, "finance", baseURL!);
 
   sessions = {
     anonymous: await contextFor(),
     customer: await contextFor(customerPage),
     otherCustomer: await contextFor(otherPage),
-    admin: await contextFor(adminPage),
+    support: await contextFor(supportPage),
+    finance: await contextFor(financePage),
+    admin,
   };
 
   // The customer's own ids, which the others will try: a checkout session, a mail, a ticket and
@@ -101,7 +111,8 @@ test.beforeAll(async ({ browser, baseURL }) => {
     purchaseId: purchaseId!,
     paymentId: paymentId!,
   };
-  for (const page of [customerPage, otherPage, adminPage]) await page.close();
+  for (const page of [customerPage, otherPage, adminPage, supportPage, financePage])
+    await page.close();
 });
 
 test.afterAll(async () => {

@@ -4,7 +4,7 @@ import pino from "pino";
 import { describe, expect, it } from "vitest";
 import { ensureAdmin } from "~/features/accounts/admin-accounts.server";
 import { getAuth } from "~/features/identity/auth.server";
-import { isAdmin } from "~/features/identity/session.server";
+import { staffRoleOf } from "~/features/identity/session.server";
 import { profiles, sessions, users } from "~/platform/db/schema";
 import { adminLoginAnswer, signedInCustomer, viewerOf } from "../support/customer-session";
 import { setupTestDatabase } from "../support/test-database";
@@ -72,7 +72,7 @@ describe("ensureAdmin on an address someone signed up with first", () => {
       .from(profiles)
       .where(eq(profiles.id, attacker.userId));
     expect(profile?.emailConfirmed).toBe(true);
-    expect(await isAdmin(attacker.userId)).toBe(true);
+    expect(await staffRoleOf(attacker.userId)).toBe("admin");
 
     const warnings = lines.map((line) => JSON.parse(line) as Record<string, unknown>);
     expect(warnings).toHaveLength(1);

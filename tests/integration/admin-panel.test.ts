@@ -5,8 +5,8 @@ import { adminAction } from "~/features/admin/admin-actions.server";
 import { adminPanel } from "~/features/admin/admin-panel.server";
 import { sqlCsvText, sqlEuros, sqlShortDateTime } from "~/features/admin/tabs/csv-cells.server";
 import { SEARCH_COUNT_CAP } from "~/features/admin/tabs/list-query.server";
-import { grantAdmin, revokeAdmin } from "~/features/admin/admin-roles.server";
-import type { Viewer } from "~/features/identity/session.server";
+import { setStaffRole } from "~/features/admin/admin-roles.server";
+import type { Staff } from "~/features/identity/session.server";
 import { getConfig } from "~/platform/config.server";
 import { formatDate } from "~/ui/dates";
 import { formatPrice } from "~/features/catalogue/services";
@@ -37,12 +37,18 @@ beforeAll(async () => {
   customer = await signedInCustomer("cliente-panel@example.com");
 });
 
-const staff = (): Viewer => ({
+const staff = (): Staff => ({
   id: admin.userId,
   email: "jefa@example.com",
   emailVerified: true,
   createdAt: new Date().toISOString(),
+  role: "admin",
+  clientAddress: "192.0.2.9",
+  userAgent: "vitest",
 });
+
+/** Another account acting as an administrator (the rules, not the guard, are under test). */
+const actor = (id: string): Staff => ({ ...staff(), id, email: `${id}@example.com` });
 
 /** What a route answers, thrown or returned. */
 async function answerOf(run: () => unknown): Promise<Response> {
@@ -78,7 +84,7 @@ describe("every admin loader and action", () => {
       panelAction({
         request: formPost(
           "/admin?tab=usuarios",
-          { intent: "grant-admin", userId: customer.userId },
+          { intent: "set-role", userId: customer.userId, role: "admin", confirm: "yes" },
           cookie,
         ),
         params: {},
@@ -132,62 +138,86 @@ describe("every admin loader and action", () => {
   }
 });
 
-describe("the administrator role", () => {
-  const roleChange = (
-    intent: "grant-admin" | "revoke-admin",
-    userId: string,
-    path = "/admin?tab=usuarios",
-  ) => staffPost(path, { intent, userId });
+describe("staff roles", () => {
+  const roleChange = (userId: string, role: string, path = "/admin?tab=usuarios") =>
+    staffPost(path, { intent: "set-role", userId, role, confirm: "yes" });
+  const rolesOf = (userId: string) =>
+    database.db.select().from(userRoles).where(eq(userRoles.userId, userId));
 
-  it("is never taken from the last administrator, nor by oneself", async () => {
+  it("are never taken from the last administrator, nor by oneself", async () => {
     const admins = await database.db.select().from(userRoles).where(eq(userRoles.role, "admin"));
     expect(admins.map((row) => row.userId)).toEqual([admin.userId]);
     // Someone else asking (a script, a stale page): the rule, not the guard, says no.
-    expect(await revokeAdmin(database.db, customer.userId, admin.userId)).toEqual({
-      ok: false,
-      reason: "lastAdmin",
-    });
-    expect(await revokeAdmin(database.db, admin.userId, admin.userId)).toEqual({
+    for (const role of [null, "support", "finance"] as const)
+      expect(await setStaffRole(database.db, actor(customer.userId), admin.userId, role)).toEqual({
+        ok: false,
+        reason: "lastAdmin",
+      });
+    expect(await setStaffRole(database.db, staff(), admin.userId, null)).toEqual({
       ok: false,
       reason: "ownRole",
     });
-    const answer = await roleChange("revoke-admin", admin.userId);
+    const answer = await roleChange(admin.userId, "");
     expect(answer.status).toBe(409);
-    expect(
-      await database.db.select().from(userRoles).where(eq(userRoles.userId, admin.userId)),
-    ).toHaveLength(1);
+    expect(await rolesOf(admin.userId)).toHaveLength(1);
   });
 
-  it("is granted only to a verified account, and both changes are logged", async () => {
+  it("are given only to a verified account, one at a time, and every change is logged", async () => {
     const unverified = await signedInCustomer("sin-verificar@example.com", { verified: false });
-    expect(await grantAdmin(database.db, admin.userId, unverified.userId)).toEqual({
+    expect(await setStaffRole(database.db, staff(), unverified.userId, "support")).toEqual({
       ok: false,
-      reason: "unverifiedAdmin",
+      reason: "unverifiedStaff",
     });
-    const granted = await roleChange(
-      "grant-admin",
-      customer.userId,
-      "/admin?tab=usuarios&q=cliente",
-    );
+    const granted = await roleChange(customer.userId, "support", "/admin?tab=usuarios&q=cliente");
     expect(granted.status).toBe(302);
     expect(granted.headers.get("Location")).toBe("/admin?tab=usuarios&q=cliente");
-    const revoked = await roleChange("revoke-admin", customer.userId);
+    expect((await rolesOf(customer.userId)).map((row) => row.role)).toEqual(["support"]);
+    // Another role replaces it: one role per account.
+    expect((await roleChange(customer.userId, "finance")).status).toBe(302);
+    expect((await rolesOf(customer.userId)).map((row) => row.role)).toEqual(["finance"]);
+    // The same role again changes nothing and logs nothing.
+    expect((await roleChange(customer.userId, "finance")).status).toBe(302);
+    const revoked = await roleChange(customer.userId, "");
     expect(revoked.status).toBe(302);
     const log = await database.db
       .select({ type: userActivityLog.activityType, metadata: userActivityLog.metadata })
       .from(userActivityLog)
-      .where(eq(userActivityLog.userId, customer.userId));
-    expect(log.map((entry) => entry.type).sort()).toEqual([
-      "admin_role_granted",
-      "admin_role_revoked",
+      .where(eq(userActivityLog.userId, customer.userId))
+      .orderBy(userActivityLog.createdAt);
+    expect(log).toEqual([
+      { type: "staff_role_granted", metadata: { by: admin.userId, from: null, to: "support" } },
+      {
+        type: "staff_role_granted",
+        metadata: { by: admin.userId, from: "support", to: "finance" },
+      },
+      { type: "staff_role_revoked", metadata: { by: admin.userId, from: "finance", to: null } },
     ]);
-    expect(log[0]!.metadata).toEqual({ by: admin.userId });
-    expect(
-      await database.db.select().from(userRoles).where(eq(userRoles.userId, customer.userId)),
-    ).toEqual([]);
+    expect(await rolesOf(customer.userId)).toEqual([]);
+    // The database holds one role per account, and only the three staff roles.
+    await database.db.insert(userRoles).values({ userId: customer.userId, role: "support" });
+    await expect(
+      database.db.insert(userRoles).values({ userId: customer.userId, role: "finance" }),
+    ).rejects.toThrow();
+    await expect(
+      database.db.execute(
+        sql`insert into user_roles (user_id, role) values (${unverified.userId}, 'superadmin')`,
+      ),
+    ).rejects.toThrow();
+    await database.db.delete(userRoles).where(eq(userRoles.userId, customer.userId));
   });
 
-  it("survives two administrators removing each other at once: one always stays", async () => {
+  it("refuse a change without its confirmation, or a role that does not exist", async () => {
+    const unconfirmed = await staffPost("/admin?tab=usuarios", {
+      intent: "set-role",
+      userId: customer.userId,
+      role: "support",
+    });
+    expect(unconfirmed.status).toBe(400);
+    expect(await roleChange(customer.userId, "superadmin")).toHaveProperty("status", 400);
+    expect(await rolesOf(customer.userId)).toEqual([]);
+  });
+
+  it("survive two administrators demoting each other at once: one always stays", async () => {
     const pair = await Promise.all(
       ["primera", "segunda"].map(async (name) => {
         const [user] = await database.db
@@ -198,32 +228,34 @@ describe("the administrator role", () => {
       }),
     );
     const [first, second] = pair as [string, string];
-    // Many rounds: without the lock, two revokes that read before either deletes leave none.
+    // Many rounds: without the lock, two demotions that read before either writes leave none.
     for (let round = 0; round < 25; round++) {
       await database.db.delete(userRoles);
       await database.db
         .insert(userRoles)
         .values(pair.map((userId) => ({ userId, role: "admin" as const })));
       const results = await Promise.all([
-        revokeAdmin(database.db, first, second),
-        revokeAdmin(database.db, second, first),
+        setStaffRole(database.db, actor(first), second, round % 2 ? null : "finance"),
+        setStaffRole(database.db, actor(second), first, round % 2 ? "support" : null),
       ]);
       expect(
         results.filter((result) => !result.ok),
         `round ${round}`,
       ).toEqual([{ ok: false, reason: "lastAdmin" }]);
-      expect(await database.db.select().from(userRoles)).toHaveLength(1);
+      expect(
+        await database.db.select().from(userRoles).where(eq(userRoles.role, "admin")),
+      ).toHaveLength(1);
     }
     await database.db.delete(userRoles);
     await database.db.insert(userRoles).values({ userId: admin.userId, role: "admin" });
   });
 
-  it("refuses ids that are no account", async () => {
+  it("refuse ids that are no account", async () => {
     for (const userId of ["", "' or 1=1 --", "x".repeat(65)]) {
-      const answer = await staffPost("/admin", { intent: "grant-admin", userId });
+      const answer = await roleChange(userId, "support");
       expect(answer.status, userId).toBe(400);
     }
-    const missing = await staffPost("/admin", { intent: "grant-admin", userId: "no-existe" });
+    const missing = await roleChange("no-existe", "support");
     expect(missing.status).toBe(404);
   });
 });

@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { and, eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Viewer } from "~/features/identity/session.server";
+import type { Staff, Viewer } from "~/features/identity/session.server";
 import {
   staffPaymentAction,
   withdrawalAction,
@@ -28,7 +28,13 @@ const standIn = new StripeStandIn();
 const WEBHOOK_SECRET = "whsec_test_after_sale";
 const saved = { ...process.env };
 let customer: { userId: string; viewer: Viewer; cookie: string };
-const staff = { id: "staff-user", email: "staff@example.com" } as Viewer;
+const staff = {
+  id: "staff-user",
+  email: "staff@example.com",
+  role: "finance",
+  clientAddress: "192.0.2.60",
+  userAgent: "vitest",
+} as Staff;
 
 beforeAll(async () => {
   await standIn.startForSite({

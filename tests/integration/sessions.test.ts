@@ -1,6 +1,6 @@
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { getViewer, requireAdmin } from "~/features/identity/session.server";
+import { getViewer, requireStaff } from "~/features/identity/session.server";
 import { getConfig } from "~/platform/config.server";
 import { sessions, userRoles } from "~/platform/db/schema";
 import { takeToast } from "~/platform/http/toast.server";
@@ -61,7 +61,19 @@ describe("the absolute session lifetime", () => {
     expect(await sessionsOf(userId)).toHaveLength(0);
   });
 
-  it("keeps a customer's session past 12 hours: the short lifetime is the administrators'", async () => {
+  it.each(["support", "finance"] as const)(
+    "ends a %s staff member's session 12 hours after it was created too (any staff role)",
+    async (role) => {
+      const { cookie, userId } = await signedInCustomer(`equipo-${role}@example.com`, {
+        clientAddress: "192.0.2.43",
+      });
+      await database.db.insert(userRoles).values({ userId, role });
+      await ageSession(userId, 12 * HOUR_MS + 60_000);
+      expect(await viewerOf(cookie)).toBeNull();
+    },
+  );
+
+  it("keeps a customer's session past 12 hours: the short lifetime is the staff's", async () => {
     const { cookie, userId } = await signedInCustomer("diaria@example.com");
     await ageSession(userId, 13 * HOUR_MS);
     expect((await viewerOf(cookie))?.id).toBe(userId);
@@ -69,13 +81,13 @@ describe("the absolute session lifetime", () => {
 });
 
 describe("the admin guard", () => {
-  /** What requireAdmin threw for a customer, and whether the session survived it. */
+  /** What requireStaff threw for a customer, and whether the session survived it. */
   async function customerOpensAdmin(email: string, fetchSite: string | undefined) {
     const { cookie } = await signedInCustomer(email, { clientAddress: "192.0.2.41" });
     const request = requestWith(cookie, fetchSite ? { "Sec-Fetch-Site": fetchSite } : {}, "/admin");
     let answer: Response | undefined;
     try {
-      await requireAdmin(request);
+      await requireStaff({ request, context: { clientAddress: "192.0.2.41" } });
     } catch (thrown) {
       answer = thrown as Response;
     }
@@ -111,9 +123,10 @@ describe("the admin guard", () => {
 
   it("lets an administrator through", async () => {
     const { cookie, userId } = await signedInAdmin("admin-guard@example.com");
-    const viewer = await requireAdmin(
-      requestWith(cookie, { "Sec-Fetch-Site": "same-origin" }, "/admin"),
-    );
-    expect(viewer.id).toBe(userId);
+    const staff = await requireStaff({
+      request: requestWith(cookie, { "Sec-Fetch-Site": "same-origin" }, "/admin"),
+      context: { clientAddress: "192.0.2.42" },
+    });
+    expect(staff).toMatchObject({ id: userId, role: "admin", clientAddress: "192.0.2.42" });
   });
 });

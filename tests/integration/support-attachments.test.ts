@@ -341,7 +341,7 @@ describe("files in later messages", () => {
         [{ bytes: PDF, name: "guía de pasos.pdf", type: "application/pdf" }],
         admin.cookie,
       ),
-      admin.viewer,
+      { ...admin.viewer, role: "support", clientAddress: "192.0.2.61", userAgent: null },
       ticketId,
     );
     expect(outcome(answer)).toHaveProperty("location");

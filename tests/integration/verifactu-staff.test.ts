@@ -5,11 +5,18 @@ import {
   verifactuExport,
   verifactuPage,
 } from "~/features/admin/verifactu-staff.server";
+import type { Staff } from "~/features/identity/session.server";
 import { staffPaymentPage } from "~/features/payments/after-sale.server";
 import { recordsDocument } from "~/features/verifactu/record-xml";
 import { countRecords, listRecords } from "~/features/verifactu/staff-records.server";
 import { resetConfigForTests } from "~/platform/config.server";
-import { invoices, payments, verifactuDeliveries, verifactuRecords } from "~/platform/db/schema";
+import {
+  invoices,
+  payments,
+  staffAuditLog,
+  verifactuDeliveries,
+  verifactuRecords,
+} from "~/platform/db/schema";
 import { formPost } from "../support/customer-session";
 import { type Purchase } from "../support/purchases";
 import { paidPurchase } from "../support/paid-purchase";
@@ -57,9 +64,20 @@ const yesterday = () =>
 
 const pageAt = (query = "") => verifactuPage(new URL(`http://localhost/admin/verifactu${query}`));
 
+/** The finance staff member who acts on the page. */
+const financeStaff: Staff = {
+  id: "finanzas-1",
+  email: "finanzas@example.com",
+  emailVerified: true,
+  createdAt: new Date().toISOString(),
+  role: "finance",
+  clientAddress: "192.0.2.70",
+  userAgent: "vitest",
+};
+
 /** What an action answered: a redirect, or a form answer with its status. */
 async function post(fields: Record<string, string>) {
-  const answer = await verifactuAction(formPost("/admin/verifactu", fields));
+  const answer = await verifactuAction(formPost("/admin/verifactu", fields), financeStaff);
   if (answer instanceof Response) return { status: answer.status, data: undefined };
   const init = (answer as { init?: ResponseInit | null }).init;
   return {
@@ -222,6 +240,18 @@ describe("the Verifactu page's actions", () => {
       409,
     );
     expect((await post({ intent: "nothing" })).status).toBe(400);
+    // The subsanación is on the staff audit log, once: the refused second try wrote nothing.
+    const audited = await database.db
+      .select()
+      .from(staffAuditLog)
+      .where(eq(staffAuditLog.action, "verifactu.correct"));
+    expect(audited).toHaveLength(1);
+    expect(audited[0]).toMatchObject({
+      actorId: financeStaff.id,
+      actorRole: "finance",
+      targetId: String(rejected.id),
+      details: { registroSubsanacion: latest.id },
+    });
   });
 });
 

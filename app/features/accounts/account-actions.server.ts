@@ -35,11 +35,12 @@ import {
 } from "./rate-limits.server";
 import { pendingVerificationCookie } from "~/features/identity/journey-cookies.server";
 import {
-  isAdmin,
   revokeSessionToken,
   signOutHeaders,
+  staffRoleOf,
   type Viewer,
 } from "~/features/identity/session.server";
+import { auditSignIn, type SignInFailure } from "./staff-sign-ins.server";
 
 export const VERIFY_CALLBACK = "/verificar-email";
 export const RESET_CALLBACK = "/actualizar-password";
@@ -108,7 +109,12 @@ export async function signUp({ request, clientAddress }: ActionInput) {
 
 type SignInOutcome =
   | { ok: true; headers: Headers; userId: string; token: string; email: string }
-  | { ok: false; response: ReturnType<typeof refuse> };
+  | {
+      ok: false;
+      response: ReturnType<typeof refuse>;
+      /** Set when a password was checked for an address (the audit log records those). */
+      failure?: { email: string; reason: SignInFailure };
+    };
 
 /** Shared by the customer and the admin login. */
 async function signInWithPassword(
@@ -143,11 +149,16 @@ async function signInWithPassword(
           action: { label: "Verificar", to: VERIFY_CALLBACK },
           headers,
         }),
+        failure: { email, reason: "email_not_verified" },
       };
     }
     if (apiError && (apiError.status === "UNAUTHORIZED" || apiError.statusCode === 401)) {
       await recordSignInFailure({ clientAddress, email });
-      return { ok: false, response: fail(wrongCredentials, 401) };
+      return {
+        ok: false,
+        response: fail(wrongCredentials, 401),
+        failure: { email, reason: "wrong_credentials" },
+      };
     }
     getLogger().error({ err: error }, "sign-in failed");
     return {
@@ -163,6 +174,7 @@ async function signInWithPassword(
  */
 export async function customerSignIn(input: ActionInput) {
   const outcome = await signInWithPassword(input, "wrongCredentials");
+  await auditSignIn(input, "customer", outcome);
   if (!outcome.ok) return outcome.response;
   const kept = await takeReturnPath(input.request);
   if (kept.header) outcome.headers.append("Set-Cookie", kept.header);
@@ -170,14 +182,22 @@ export async function customerSignIn(input: ActionInput) {
   return redirectWithMessage(to, "welcome", outcome.headers);
 }
 
-/** Admin login: a valid password without the admin role ends the new session at once. */
+/**
+ * Staff login: a valid password without a staff role ends the new session at once. Every
+ * attempt that reached the password check is written to the staff audit log.
+ */
 export async function adminSignIn(input: ActionInput) {
   const outcome = await signInWithPassword(input, "adminWrongCredentials");
-  if (!outcome.ok) return outcome.response;
-  if (!(await isAdmin(outcome.userId))) {
+  if (outcome.ok && !(await staffRoleOf(outcome.userId))) {
     await revokeSessionToken(outcome.token);
+    await auditSignIn(input, "staff", {
+      ok: false,
+      failure: { email: outcome.email, reason: "not_staff" },
+    });
     return fail("adminDenied", 403);
   }
+  await auditSignIn(input, "staff", outcome);
+  if (!outcome.ok) return outcome.response;
   return redirectWithToast(
     "/admin",
     { kind: "success", title: `Bienvenido, ${outcome.email}` },

@@ -1,6 +1,7 @@
 import { isUniqueViolation } from "~/platform/db/errors";
 import { randomBytes } from "node:crypto";
-import { eq } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
+import { recordStaffAction } from "~/features/audit/audit.server";
 import type pino from "pino";
 import type { Database } from "~/platform/db/client.server";
 import { profiles, userRoles } from "~/platform/db/schema";
@@ -98,7 +99,7 @@ export async function ensureAdmin(
     }
   }
   await db.update(profiles).set({ emailConfirmed: true }).where(eq(profiles.id, userId));
-  await db.insert(userRoles).values({ userId, role: "admin" }).onConflictDoNothing();
+  await makeAdministrator(db, userId, email);
   return {
     userId,
     created: !existing,
@@ -113,4 +114,34 @@ function validPassword(value: string | undefined): value is string {
     value.length >= PASSWORD_LIMITS.min &&
     value.length <= PASSWORD_LIMITS.max
   );
+}
+
+/**
+ * The bootstrap's role: administrator, whatever staff role the account had (one per account). A
+ * change is written to the staff audit log with no acting account: the operator did it, with
+ * `ADMIN_EMAIL` at start or `npm run admin:create`. Two instances starting at once both try; the
+ * row lock makes the second see the first's change and write nothing.
+ */
+async function makeAdministrator(db: Database, userId: string, email: string) {
+  await db.transaction(async (tx) => {
+    await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`staff-role:${userId}`}))`);
+    const [current] = await tx
+      .select({ role: userRoles.role })
+      .from(userRoles)
+      .where(eq(userRoles.userId, userId));
+    if (current?.role === "admin") return;
+    await tx.delete(userRoles).where(eq(userRoles.userId, userId));
+    await tx.insert(userRoles).values({ userId, role: "admin" });
+    await recordStaffAction(tx, {
+      actor: { id: null, email: null },
+      action: "role.change",
+      target: userId,
+      details: {
+        from: current?.role ?? "cliente",
+        to: "admin",
+        email,
+        por: "operador (ADMIN_EMAIL o admin:create)",
+      },
+    });
+  });
 }

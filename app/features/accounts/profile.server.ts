@@ -3,7 +3,7 @@ import { getDb } from "~/platform/db/database.server";
 import { profiles, userActivityLog } from "~/platform/db/schema";
 import { getLogger } from "~/platform/logger.server";
 import type { PageViewer } from "~/features/identity/page-viewer";
-import { getViewer, type Viewer } from "~/features/identity/session.server";
+import { getViewer, staffRoleOf, type Viewer } from "~/features/identity/session.server";
 
 /** The fields a customer edits on /perfil; null is "not given". */
 export type EditableProfile = {
@@ -45,13 +45,17 @@ export async function profileOf(viewer: Viewer): Promise<EditableProfile> {
   return profile ?? noProfile;
 }
 
-/** The root loader's viewer: the signed-in user with the profile's full name (see PageViewer). */
+/**
+ * The root loader's viewer: the signed-in user with the profile's full name and their staff
+ * role, if any (see PageViewer).
+ */
 export async function getPageViewer(
   request: Request,
 ): Promise<{ viewer: (Viewer & PageViewer) | null; headers: Headers }> {
   const { viewer, headers } = await getViewer(request);
   if (!viewer) return { viewer, headers };
-  return { viewer: { ...viewer, fullName: (await profileOf(viewer)).fullName }, headers };
+  const [profile, staffRole] = await Promise.all([profileOf(viewer), staffRoleOf(viewer.id)]);
+  return { viewer: { ...viewer, fullName: profile.fullName, staffRole }, headers };
 }
 
 /**

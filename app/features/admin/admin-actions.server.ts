@@ -1,16 +1,25 @@
 import { and, eq, isNotNull, isNull, sql } from "drizzle-orm";
-import type { Viewer } from "~/features/identity/session.server";
+import { recordStaffAction } from "~/features/audit/audit.server";
+import { requireCapability, type Staff } from "~/features/identity/session.server";
+import { isStaffRole, type StaffCapability } from "~/features/identity/staff-roles";
 import { getDb } from "~/platform/db/database.server";
 import { contactInquiries } from "~/platform/db/schema";
 import { readForm, refuse as refuseForm } from "~/platform/http/form-reply.server";
 import { redirectWithToast } from "~/platform/http/toast.server";
 import { getLogger } from "~/platform/logger.server";
 import { adminMessages, type AdminMessage } from "./admin-messages";
-import { grantAdmin, revokeAdmin, type RoleChange } from "./admin-roles.server";
+import { setStaffRole } from "./admin-roles.server";
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 /** Account ids are the auth library's random strings. */
 const USER_ID = /^[A-Za-z0-9_-]{1,64}$/;
+
+/** The capability each of the panel's changes needs (identity/staff-roles.ts). */
+const intentCapabilities = new Map<string, StaffCapability>([
+  ["inquiry-handled", "enquiries.handle"],
+  ["inquiry-pending", "enquiries.handle"],
+  ["set-role", "roles.manage"],
+]);
 
 /** HTTP status of each refusal: a missing row is 404, a rule that says no is 409. */
 const refusalStatus: Partial<Record<AdminMessage, number>> = {
@@ -18,7 +27,7 @@ const refusalStatus: Partial<Record<AdminMessage, number>> = {
   userNotFound: 404,
   lastAdmin: 409,
   ownRole: 409,
-  unverifiedAdmin: 409,
+  unverifiedStaff: 409,
   saveFailed: 503,
 };
 
@@ -29,11 +38,14 @@ function refuse(reason: AdminMessage) {
 
 /**
  * The panel's changes, posted to the panel's own address: mark an enquiry handled or pending,
- * grant or revoke the administrator role. Success goes back to the same list, page and dialog
- * with a toast; a refusal answers 4xx with its Spanish message.
+ * give or take a staff role. Each needs its capability (403 without it, before anything is
+ * read). Success goes back to the same list, page and dialog with a toast; a refusal answers
+ * 4xx with its Spanish message. Each change writes its audit row in its own transaction.
  */
-export async function adminAction(request: Request, staff: Viewer) {
+export async function adminAction(request: Request, staff: Staff) {
   const form = (await readForm(request))?.fields;
+  const capability = intentCapabilities.get(form?.intent ?? "");
+  if (capability) requireCapability(staff, capability);
   const back = `/admin${new URL(request.url).search}`;
   try {
     switch (form?.intent) {
@@ -42,25 +54,21 @@ export async function adminAction(request: Request, staff: Viewer) {
         const inquiryId = form.inquiryId ?? "";
         if (!UUID.test(inquiryId)) return refuse("invalidRequest");
         const handled = form.intent === "inquiry-handled";
-        if (!(await markInquiry(inquiryId, staff.id, handled))) return refuse("inquiryNotFound");
+        if (!(await markInquiry(inquiryId, staff, handled))) return refuse("inquiryNotFound");
         return redirectWithToast(back, {
           kind: "success",
           ...adminMessages[handled ? "inquiryHandled" : "inquiryPending"],
         });
       }
-      case "grant-admin":
-      case "revoke-admin": {
+      case "set-role": {
         const userId = form.userId ?? "";
-        if (!USER_ID.test(userId)) return refuse("invalidRequest");
-        const grant = form.intent === "grant-admin";
-        const change: RoleChange = grant
-          ? await grantAdmin(getDb(), staff.id, userId)
-          : await revokeAdmin(getDb(), staff.id, userId);
+        const role = form.role ?? "";
+        if (!USER_ID.test(userId) || (role !== "" && !isStaffRole(role)))
+          return refuse("invalidRequest");
+        if (form.confirm !== "yes") return refuse("confirmRoleChange");
+        const change = await setStaffRole(getDb(), staff, userId, role || null);
         if (!change.ok) return refuse(change.reason);
-        return redirectWithToast(back, {
-          kind: "success",
-          ...adminMessages[grant ? "adminGranted" : "adminRevoked"],
-        });
+        return redirectWithToast(back, { kind: "success", ...adminMessages.roleChanged });
       }
       default:
         return refuse("invalidRequest");
@@ -71,25 +79,38 @@ export async function adminAction(request: Request, staff: Viewer) {
   }
 }
 
-/** True when the enquiry exists; marking it again keeps who handled it first, and when. */
-async function markInquiry(id: string, staffId: string, handled: boolean): Promise<boolean> {
-  const db = getDb();
-  await db
-    .update(contactInquiries)
-    .set(
-      handled
-        ? { handledAt: sql`now()`, handledBy: staffId }
-        : { handledAt: null, handledBy: null },
-    )
-    .where(
-      and(
-        eq(contactInquiries.id, id),
-        handled ? isNull(contactInquiries.handledAt) : isNotNull(contactInquiries.handledAt),
-      ),
-    );
-  const [found] = await db
-    .select({ id: contactInquiries.id })
-    .from(contactInquiries)
-    .where(eq(contactInquiries.id, id));
-  return Boolean(found);
+/**
+ * True when the enquiry exists; marking it again keeps who handled it first, and when. A change
+ * (not a repeat) is written to the audit log with it.
+ */
+async function markInquiry(id: string, staff: Staff, handled: boolean): Promise<boolean> {
+  return getDb().transaction(async (tx) => {
+    const changed = await tx
+      .update(contactInquiries)
+      .set(
+        handled
+          ? { handledAt: sql`now()`, handledBy: staff.id }
+          : { handledAt: null, handledBy: null },
+      )
+      .where(
+        and(
+          eq(contactInquiries.id, id),
+          handled ? isNull(contactInquiries.handledAt) : isNotNull(contactInquiries.handledAt),
+        ),
+      )
+      .returning({ id: contactInquiries.id });
+    if (changed.length > 0) {
+      await recordStaffAction(tx, {
+        actor: staff,
+        action: handled ? "enquiry.handled" : "enquiry.pending",
+        target: id,
+      });
+      return true;
+    }
+    const [found] = await tx
+      .select({ id: contactInquiries.id })
+      .from(contactInquiries)
+      .where(eq(contactInquiries.id, id));
+    return Boolean(found);
+  });
 }

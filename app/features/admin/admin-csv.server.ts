@@ -1,9 +1,17 @@
 import { and, desc, sql } from "drizzle-orm";
+import { recordStaffAction } from "~/features/audit/audit.server";
+import { requireCapability, type Staff } from "~/features/identity/session.server";
 import type { Database } from "~/platform/db/client.server";
 import { getDb } from "~/platform/db/database.server";
 import { getLogger } from "~/platform/logger.server";
 import { SITE_TIME_ZONE } from "~/ui/dates";
-import { adminViewFrom, isListTab, type AdminListTab, type AdminView } from "./admin-tabs";
+import {
+  adminViewFrom,
+  exportCapabilities,
+  isListTab,
+  type AdminListTab,
+  type AdminView,
+} from "./admin-tabs";
 import type { PageFields } from "./tabs/csv-cells.server";
 import { countList, listTabs } from "./tabs/list-tabs.server";
 
@@ -89,6 +97,29 @@ export async function adminExport(url: URL): Promise<Response> {
   // Lets the download show a percentage; a capped search count would be a guess.
   if (!capped) headers.set("X-Total-Rows", String(total));
   return new Response(pagedStream(db, tab, { ...view, tab }), { headers });
+}
+
+/**
+ * The CSV of the tab in `url` as `staff` asks for it: refused (403) unless their role may export
+ * that tab, and written to the audit log with its filters first. The export reads in a read-only
+ * transaction that lasts as long as the download (on the embedded database, the one connection),
+ * so its row is written just before it, not inside it.
+ */
+export async function staffExport(url: URL, staff: Staff): Promise<Response> {
+  const view = adminViewFrom(url);
+  if (!isListTab(view.tab)) return new Response("Not Found", { status: 404 });
+  requireCapability(staff, exportCapabilities[view.tab]);
+  await recordStaffAction(getDb(), {
+    actor: staff,
+    action: "export.csv",
+    details: {
+      tab: view.tab,
+      q: view.search || null,
+      estado: view.status === "all" ? null : view.status,
+      orden: view.tab === "tickets" ? view.order : null,
+    },
+  });
+  return adminExport(url);
 }
 
 function pagedStream(db: Database, tab: AdminListTab, view: AdminView): ReadableStream<Uint8Array> {

@@ -19,7 +19,8 @@ type Figures = {
   openTickets: number;
   averageOrderCents: number | null;
   latestPayments: ComponentProps<typeof PaymentsTable>["rows"];
-  latestTickets: ComponentProps<typeof TicketsTable>["rows"];
+  /** Null for a role that may not open tickets. */
+  latestTickets: ComponentProps<typeof TicketsTable>["rows"] | null;
   daily: readonly DailyPoint[];
 };
 
@@ -56,10 +57,12 @@ export function AdminDashboard({ figures }: { figures: Figures }) {
           <h2 className="text-lg font-semibold">Últimos pagos</h2>
           <PaymentsTable rows={figures.latestPayments} caption="Últimos pagos" />
         </div>
-        <div className="min-w-0">
-          <h2 className="text-lg font-semibold">Últimos tickets</h2>
-          <TicketsTable rows={figures.latestTickets} caption="Últimos tickets" />
-        </div>
+        {figures.latestTickets ? (
+          <div className="min-w-0">
+            <h2 className="text-lg font-semibold">Últimos tickets</h2>
+            <TicketsTable rows={figures.latestTickets} caption="Últimos tickets" />
+          </div>
+        ) : null}
       </div>
     </>
   );

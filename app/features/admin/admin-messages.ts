@@ -8,23 +8,26 @@ export const adminMessages = {
     title: "Consulta no encontrada",
     description: "Puede que se haya eliminado. Actualiza la lista.",
   },
-  adminGranted: { title: "Rol de administrador concedido" },
-  adminRevoked: { title: "Rol de administrador retirado" },
+  roleChanged: { title: "Rol actualizado" },
+  confirmRoleChange: {
+    title: "Confirma el cambio de rol",
+    description: "Marca la casilla de confirmación para cambiar el rol.",
+  },
   userNotFound: {
     title: "Usuario no encontrado",
     description: "Puede que la cuenta se haya eliminado. Actualiza la lista.",
   },
   lastAdmin: {
     title: "No se puede quitar el último administrador",
-    description: "Concede antes el rol a otra persona.",
+    description: "Concede antes el rol de administrador a otra persona.",
   },
   ownRole: {
     title: "No puedes quitarte tu propio rol",
     description: "Pide a otro administrador que lo haga.",
   },
-  unverifiedAdmin: {
+  unverifiedStaff: {
     title: "La cuenta no tiene el email verificado",
-    description: "Solo una cuenta con el email verificado puede ser administradora.",
+    description: "Solo una cuenta con el email verificado puede tener un rol del equipo.",
   },
   invalidRequest: {
     title: "Solicitud no válida",

@@ -2,6 +2,7 @@ import { Search } from "lucide-react";
 import { useEffect, useMemo } from "react";
 import { Form } from "react-router";
 import { InvoiceBookForm } from "~/features/billing/invoice-book-form";
+import { staffCan, type StaffRole } from "~/features/identity/staff-roles";
 import { replyOf, type FormRefusal } from "~/platform/forms/form-answer";
 import { Button } from "~/ui/button";
 import { DownloadLink } from "~/ui/signed-in/download-link";
@@ -13,35 +14,46 @@ import { useHydrated } from "~/ui/use-hydrated";
 import { AdminAnalyticsSection } from "./admin-analytics";
 import { AdminDashboard } from "./admin-dashboard";
 import { adminMessages } from "./admin-messages";
-import type { adminPanel } from "./admin-panel.server";
+import type { staffPanel } from "./admin-panel.server";
 import { AdminPageHeader } from "./admin-shell";
 import { AdminListingTable } from "./admin-tables";
-import { adminQuery, adminTabs, pageSizes, statusFiltersOf, type AdminView } from "./admin-tabs";
+import {
+  adminQuery,
+  adminTabs,
+  exportCapabilities,
+  isListTab,
+  pageSizes,
+  statusFiltersOf,
+  type AdminView,
+} from "./admin-tabs";
 import { InquiryDialog } from "./inquiry-dialog";
 import { ticketOrders } from "./tabs/tickets-tab";
 
-type AdminPanel = Awaited<ReturnType<typeof adminPanel>>;
+type AdminPanel = Awaited<ReturnType<typeof staffPanel>>;
 type Listing = NonNullable<AdminPanel["listing"]>;
 
 const panelHref = (view: AdminView, changes: Parameters<typeof adminQuery>[1] = {}) =>
   `/admin?${adminQuery(view, changes)}`;
 
 /**
- * /admin: the section's heading (with the CSV export of a list), then the dashboard, Analítica
- * or a page of the section's list, and the enquiry whose dialog is open. `selfId` is the staff
- * member viewing it, whose own role the users' list does not offer to change.
+ * /admin: the section's heading (with the CSV export of a list, when the role may export it),
+ * then the dashboard, Analítica or a page of the section's list, and the enquiry whose dialog is
+ * open. `staff` is the staff member viewing it: their own role the users' list does not offer to
+ * change.
  */
 export function AdminPage({
   panel,
-  selfId,
+  staff,
   answer,
 }: {
   panel: AdminPanel;
-  selfId: string;
+  staff: { id: string; role: StaffRole };
   answer: FormRefusal | undefined;
 }) {
   const { view, dashboard, analytics, listing, inquiry } = panel;
   const section = adminTabs.find((tab) => tab.id === view.tab)!;
+  const selfId = staff.id;
+  const exportable = isListTab(view.tab) && staffCan(staff.role, exportCapabilities[view.tab]);
   return (
     <>
       {inquiry ? (
@@ -52,8 +64,10 @@ export function AdminPage({
         />
       ) : null}
       <AdminPageHeader title={section.label}>
-        {view.tab === "pagos" ? <InvoiceBookForm /> : null}
-        {listing ? <ExportLink view={view} /> : null}
+        {view.tab === "pagos" && staffCan(staff.role, "payments.export") ? (
+          <InvoiceBookForm />
+        ) : null}
+        {listing && exportable ? <ExportLink view={view} /> : null}
       </AdminPageHeader>
       <Refusal answer={answer} />
       {dashboard ? (

@@ -1,6 +1,9 @@
+import { redirect } from "react-router";
+import { requireCapability, type Staff } from "~/features/identity/session.server";
+import { staffCan } from "~/features/identity/staff-roles";
 import { getDb } from "~/platform/db/database.server";
 import { analyticsWithRevenue } from "./analytics-revenue.server";
-import { adminViewFrom } from "./admin-tabs";
+import { adminTabs, adminViewFrom, sectionsFor } from "./admin-tabs";
 import { dashboardFigures } from "./dashboard.server";
 import { inquiryById } from "./tabs/inquiries-tab.server";
 import { listTab } from "./tabs/list-tabs.server";
@@ -39,4 +42,24 @@ export async function adminPanel(url: URL) {
     listing,
     inquiry,
   };
+}
+
+/**
+ * The panel as `staff` may see it: a tab their role may not open is refused (403), except the
+ * dashboard, where /admin lands after sign-in: a role without it (support) is sent on to its
+ * first section instead.
+ */
+export async function staffPanel(url: URL, staff: Pick<Staff, "role">) {
+  const view = adminViewFrom(url);
+  const { capability } = adminTabs.find((tab) => tab.id === view.tab)!;
+  if (view.tab === "dashboard" && !staffCan(staff.role, capability)) {
+    const first = sectionsFor(staff.role)[0];
+    if (first) throw redirect(first.href);
+  }
+  requireCapability(staff, capability);
+  const panel = await adminPanel(url);
+  // The dashboard's latest tickets are for those who may open them (finance may not).
+  if (panel.dashboard && !staffCan(staff.role, "tickets.view"))
+    return { ...panel, dashboard: { ...panel.dashboard, latestTickets: null } };
+  return panel;
 }

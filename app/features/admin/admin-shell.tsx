@@ -12,7 +12,8 @@ import {
 import { usePageViewer } from "~/features/identity/page-viewer";
 import { ButtonLink } from "~/ui/button";
 import { LogoMark } from "~/ui/logo";
-import { adminPages, adminTabs, type AdminSection, type AdminTab } from "./admin-tabs";
+import { identityMessages } from "~/features/identity/identity-rules";
+import { adminPages, adminTabs, sectionsFor, type AdminSection } from "./admin-tabs";
 
 /**
  * The staff's own layout (issue 14): the panel's sections always in reach, the signed-in staff
@@ -32,10 +33,6 @@ function sectionOf(pathname: string, search: string): AdminSection {
   if (page) return page.id;
   const tab = new URLSearchParams(search).get("tab");
   return adminTabs.find((candidate) => candidate.id === tab)?.id ?? "dashboard";
-}
-
-export function sectionHref(tab: AdminTab): string {
-  return tab === "dashboard" ? "/admin" : `/admin?tab=${tab}`;
 }
 
 export function AdminShell({ current, children }: { current?: AdminSection; children: ReactNode }) {
@@ -114,13 +111,12 @@ function StaffMember() {
   );
 }
 
-const sections = [
-  ...adminTabs.map((tab) => ({ ...tab, href: sectionHref(tab.id) })),
-  ...adminPages,
-];
-
-/** Links, not buttons: each section has its own address, and switching clears search and filter. */
+/**
+ * Links, not buttons: each section has its own address, and switching clears search and filter.
+ * Only the sections the staff member's role may open are shown (the loaders refuse the rest).
+ */
 function SectionTabs({ current }: { current: AdminSection }) {
+  const sections = sectionsFor(usePageViewer()?.staffRole);
   const list = useRef<HTMLUListElement>(null);
   // On a phone the bar scrolls sideways: bring the current section into view.
   useEffect(() => {
@@ -158,21 +154,28 @@ function SectionTabs({ current }: { current: AdminSection }) {
   );
 }
 
-/** The admin routes' error page, inside the shell: a missing ticket, or anything unexpected. */
+const errorTexts = {
+  404: { title: "No encontrado", description: "Lo que buscas no existe o se ha borrado." },
+  403: identityMessages.staffForbidden,
+  other: {
+    title: "Algo ha salido mal",
+    description: "Ha ocurrido un error inesperado. Inténtalo de nuevo en unos minutos.",
+  },
+} as const;
+
+/**
+ * The admin routes' error page, inside the shell: a missing ticket, a section the staff member's
+ * role may not open (403, decision 043), or anything unexpected.
+ */
 export function AdminErrorPage() {
   const error = useRouteError();
-  const missing = isRouteErrorResponse(error) && error.status === 404;
+  const status = isRouteErrorResponse(error) ? error.status : 500;
+  const text = status === 404 || status === 403 ? errorTexts[status] : errorTexts.other;
   return (
     <AdminShell>
-      <div className="mx-auto max-w-xl py-16 text-center">
-        <h1 className="text-2xl font-bold tracking-tight">
-          {missing ? "No encontrado" : "Algo ha salido mal"}
-        </h1>
-        <p className="mt-3 text-slate-600">
-          {missing
-            ? "Lo que buscas no existe o se ha borrado."
-            : "Ha ocurrido un error inesperado. Inténtalo de nuevo en unos minutos."}
-        </p>
+      <div className="mx-auto max-w-xl py-16 text-center" data-error-status={status}>
+        <h1 className="text-2xl font-bold tracking-tight">{text.title}</h1>
+        <p className="mt-3 text-slate-600">{text.description}</p>
         <ButtonLink to="/admin" className="mt-8">
           Volver al panel
         </ButtonLink>

@@ -1,24 +1,35 @@
+import { staffCan, type StaffCapability, type StaffRole } from "~/features/identity/staff-roles";
 import { inquiryFilters } from "./tabs/inquiries-tab";
 import { paymentFilters } from "./tabs/payments-tab";
 import { ticketFilters, ticketOrders, type TicketOrder } from "./tabs/tickets-tab";
 
-/** The admin panel's tabs and filters (spec: /admin), shared by the page and the CSV export. */
+/**
+ * The admin panel's tabs and filters (spec: /admin), shared by the page and the CSV export. Each
+ * section names the capability that opens it (identity/staff-roles.ts): the shell shows a staff
+ * member only the sections their role may open, and the loaders refuse the others.
+ */
 export const adminTabs = [
-  { id: "dashboard", label: "Dashboard" },
-  { id: "consultas", label: "Consultas" },
-  { id: "pagos", label: "Pagos" },
-  { id: "tickets", label: "Tickets" },
-  { id: "usuarios", label: "Usuarios" },
-  { id: "clientes", label: "Clientes" },
-  { id: "analitica", label: "Analítica" },
-] as const;
+  { id: "dashboard", label: "Dashboard", capability: "dashboard.view" },
+  { id: "consultas", label: "Consultas", capability: "enquiries.view" },
+  { id: "pagos", label: "Pagos", capability: "payments.view" },
+  { id: "tickets", label: "Tickets", capability: "tickets.view" },
+  { id: "usuarios", label: "Usuarios", capability: "users.view" },
+  { id: "clientes", label: "Clientes", capability: "customers.view" },
+  { id: "analitica", label: "Analítica", capability: "analytics.view" },
+] as const satisfies readonly { id: string; label: string; capability: StaffCapability }[];
 
 export type AdminTab = (typeof adminTabs)[number]["id"];
 
 /** Staff sections with an address of their own beside the panel's tabs. */
 export const adminPages = [
-  { id: "verifactu", label: "Verifactu", href: "/admin/verifactu" },
-] as const;
+  { id: "verifactu", label: "Verifactu", href: "/admin/verifactu", capability: "verifactu.view" },
+  { id: "auditoria", label: "Auditoría", href: "/admin/auditoria", capability: "audit.view" },
+] as const satisfies readonly {
+  id: string;
+  label: string;
+  href: string;
+  capability: StaffCapability;
+}[];
 /** Any section of the staff's navigation: a tab of /admin or a page of its own. */
 export type AdminSection = AdminTab | (typeof adminPages)[number]["id"];
 /** The tabs that list rows, each with a search and a CSV export. */
@@ -26,6 +37,30 @@ export type AdminListTab = Exclude<AdminTab, "dashboard" | "analitica">;
 
 export function isListTab(tab: AdminTab): tab is AdminListTab {
   return tab !== "dashboard" && tab !== "analitica";
+}
+
+/** The capability each list tab's CSV needs. */
+export const exportCapabilities: Record<AdminListTab, StaffCapability> = {
+  consultas: "enquiries.export",
+  pagos: "payments.export",
+  tickets: "tickets.export",
+  usuarios: "users.export",
+  clientes: "customers.export",
+};
+
+export function tabHref(tab: AdminTab): string {
+  return tab === "dashboard" ? "/admin" : `/admin?tab=${tab}`;
+}
+
+/** Every section of the staff's navigation, in its order, with its address. */
+export const adminSections = [
+  ...adminTabs.map((tab) => ({ ...tab, href: tabHref(tab.id) })),
+  ...adminPages,
+];
+
+/** The sections `role` may open (none without a staff role). */
+export function sectionsFor(role: StaffRole | null | undefined) {
+  return adminSections.filter((section) => staffCan(role, section.capability));
 }
 
 /** The periods the Analítica section shows, in days; the first is the default. */

@@ -1,3 +1,5 @@
+import { recordStaffAction } from "~/features/audit/audit.server";
+import { requireCapability, type Staff } from "~/features/identity/session.server";
 import { checkChain } from "~/features/verifactu/chain-check.server";
 import { recordsDocument } from "~/features/verifactu/record-xml";
 import { correctRejectedRecord } from "~/features/verifactu/sender.server";
@@ -54,9 +56,15 @@ const refuseWith = (code: VerifactuMessage) => refuse(code, { status: refusalSta
 
 const RECORD_ID = /^\d{1,15}$/;
 
-/** The page's actions: 'Comprobar cadena', 'Anular registro' and 'Subsanar y reenviar'. */
-export async function verifactuAction(request: Request) {
+/**
+ * The page's actions: 'Comprobar cadena' (anyone who sees the page), 'Anular registro' and
+ * 'Subsanar y reenviar' (`verifactu.manage`, 403 without it; each written to the audit log in
+ * the transaction that writes its record).
+ */
+export async function verifactuAction(request: Request, staff: Staff) {
   const form = (await readForm(request))?.fields;
+  if (form?.intent === "cancel-record" || form?.intent === "correct-record")
+    requireCapability(staff, "verifactu.manage");
   const back = `/admin/verifactu${new URL(request.url).search}`;
   try {
     switch (form?.intent) {
@@ -68,7 +76,20 @@ export async function verifactuAction(request: Request) {
         const recordId = form.recordId ?? "";
         if (!RECORD_ID.test(recordId)) return refuseWith("invalidRequest");
         if (form.confirm !== "yes") return refuseWith("confirmCancellation");
-        const cancelled = await cancelRecord(getDb(), Number(recordId));
+        const cancelled = await getDb().transaction(async (tx) => {
+          const outcome = await cancelRecord(tx, Number(recordId));
+          if (outcome.ok)
+            await recordStaffAction(tx, {
+              actor: staff,
+              action: "verifactu.cancel",
+              target: recordId,
+              details: {
+                factura: outcome.record.invoiceNumber,
+                registroAnulacion: outcome.record.id,
+              },
+            });
+          return outcome;
+        });
         if (!cancelled.ok) return refuseWith(cancelled.reason);
         return redirectWithToast(back, {
           kind: "success",
@@ -79,9 +100,20 @@ export async function verifactuAction(request: Request) {
       case "correct-record": {
         const recordId = form.recordId ?? "";
         if (!RECORD_ID.test(recordId)) return refuseWith("invalidRequest");
-        const corrected = await getDb().transaction((tx) =>
-          correctRejectedRecord(tx, Number(recordId)),
-        );
+        const corrected = await getDb().transaction(async (tx) => {
+          const outcome = await correctRejectedRecord(tx, Number(recordId));
+          if (outcome.ok)
+            await recordStaffAction(tx, {
+              actor: staff,
+              action: "verifactu.correct",
+              target: recordId,
+              details: {
+                factura: outcome.record.invoiceNumber,
+                registroSubsanacion: outcome.record.id,
+              },
+            });
+          return outcome;
+        });
         if (!corrected.ok) return refuseWith("notCorrectable");
         return redirectWithToast(back, {
           kind: "success",
@@ -157,4 +189,20 @@ export function verifactuExport(url: URL): Response {
       "X-Content-Type-Options": "nosniff",
     },
   });
+}
+
+/**
+ * The XML export as `staff` asks for it (the route checked `verifactu.export`): a valid period is
+ * written to the audit log first, then streamed; an invalid one is refused as it always was.
+ */
+export async function staffVerifactuExport(url: URL, staff: Staff): Promise<Response> {
+  const from = dayFrom(url.searchParams.get("desde"));
+  const to = dayFrom(url.searchParams.get("hasta"));
+  if (from && to && from <= to)
+    await recordStaffAction(getDb(), {
+      actor: staff,
+      action: "export.verifactu",
+      details: { desde: from, hasta: to },
+    });
+  return verifactuExport(url);
 }

@@ -1,5 +1,6 @@
 import { and, asc, eq, gte, lt, sql, type SQL } from "drizzle-orm";
 import { alias, type AnyPgColumn } from "drizzle-orm/pg-core";
+import { recordStaffAction, type AuditActor } from "~/features/audit/audit.server";
 import type { Database } from "~/platform/db/client.server";
 import { getDb } from "~/platform/db/database.server";
 import { invoices } from "~/platform/db/schema";
@@ -158,6 +159,22 @@ export function invoiceBookDownload(url: URL): Response {
       "Cache-Control": "no-store",
     },
   });
+}
+
+/**
+ * The book as a staff member asks for it (the route checked `payments.export`): a valid period is
+ * written to the audit log first (the book reads in a read-only transaction as long as the
+ * download), then streamed; invalid dates are refused as they always were.
+ */
+export async function staffInvoiceBookDownload(url: URL, staff: AuditActor): Promise<Response> {
+  const period = invoiceBookPeriodOf(url);
+  if (period)
+    await recordStaffAction(getDb(), {
+      actor: staff,
+      action: "export.invoice_book",
+      details: { desde: period.from, hasta: period.to },
+    });
+  return invoiceBookDownload(url);
 }
 
 function bookStream(db: Database, period: InvoiceBookPeriod): ReadableStream<Uint8Array> {

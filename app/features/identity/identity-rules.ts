@@ -7,6 +7,11 @@ export const PASSWORD_LIMITS = { min: 8, max: 100 } as const;
 export const identityMessages = {
   adminSessionRequired: { title: "Debes iniciar sesión" },
   accessDenied: { title: "Acceso denegado" },
+  staffForbidden: {
+    title: "Sin permiso",
+    description:
+      "Tu rol no da acceso a esta sección. Si la necesitas, pídeselo a un administrador.",
+  },
   emailVerifiedSignIn: {
     title: "Email verificado",
     description: "Tu dirección está confirmada. Inicia sesión para continuar.",

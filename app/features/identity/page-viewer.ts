@@ -1,4 +1,5 @@
 import { useRouteLoaderData } from "react-router";
+import type { StaffRole } from "./staff-roles";
 
 /**
  * What every page knows of the signed-in visitor, from the root loader: enough to pre-fill a
@@ -10,6 +11,8 @@ export type PageViewer = {
   emailVerified: boolean;
   /** The profile's full name, when the customer has given one. */
   fullName: string | null;
+  /** The staff role (the admin shell shows the sections it may open); null for a customer. */
+  staffRole: StaffRole | null;
 };
 
 export function usePageViewer(): PageViewer | null {

@@ -1,4 +1,4 @@
-import { and, eq } from "drizzle-orm";
+import { eq } from "drizzle-orm";
 import { redirect } from "react-router";
 import { getDb } from "~/platform/db/database.server";
 import { sessions, userRoles } from "~/platform/db/schema";
@@ -7,6 +7,7 @@ import { redirectWithToast } from "~/platform/http/toast.server";
 import { safeReturnPath, withReturnPath } from "./return-path";
 import { getAuth, hasSessionCookie, SESSION_ABSOLUTE_LIFETIME_MS } from "./auth.server";
 import { identityMessages } from "./identity-rules";
+import { isStaffRole, staffCan, type StaffCapability, type StaffRole } from "./staff-roles";
 
 /** What pages may know about the signed-in visitor. */
 export type Viewer = { id: string; email: string; emailVerified: boolean; createdAt: string };
@@ -43,12 +44,12 @@ export async function getViewer(
 
 /**
  * Renewal keeps an active session alive, so the age since sign-in is checked on every read:
- * 30 days for anyone, 12 hours for an administrator (the role is looked up only past that).
+ * 30 days for anyone, 12 hours for staff of any role (the role is looked up only past that).
  */
 async function outlived(createdAt: Date | string, userId: string): Promise<boolean> {
   const age = Date.now() - new Date(createdAt).getTime();
   if (age > SESSION_ABSOLUTE_LIFETIME_MS.any) return true;
-  return age > SESSION_ABSOLUTE_LIFETIME_MS.admin && (await isAdmin(userId));
+  return age > SESSION_ABSOLUTE_LIFETIME_MS.admin && (await staffRoleOf(userId)) !== null;
 }
 
 /**
@@ -68,22 +69,39 @@ function customerLoginFor(request: Request): string {
   return withReturnPath("/login-cliente", asked);
 }
 
-export async function isAdmin(userId: string): Promise<boolean> {
-  const rows = await getDb()
+/** The account's staff role (one at most), or null for a customer. */
+export async function staffRoleOf(userId: string): Promise<StaffRole | null> {
+  const [row] = await getDb()
     .select({ role: userRoles.role })
     .from(userRoles)
-    .where(and(eq(userRoles.userId, userId), eq(userRoles.role, "admin")));
-  return rows.length > 0;
+    .where(eq(userRoles.userId, userId));
+  return isStaffRole(row?.role) ? row.role : null;
 }
 
 /**
- * Every admin loader and action calls this: no session goes to /login ('Debes iniciar sesión');
- * a session without the admin role goes there with 'Acceso denegado', and is ended on the server
- * (the spec's rule) only when the request is a navigation within this site (`Sec-Fetch-Site:
- * same-origin`). A missing header, another site's link (cross-site, same-site) or a link opened
- * from a mail or chat application (`none`) never signs anyone out: anyone can send those.
+ * A signed-in staff member as the staff's loaders and actions know them: their role, and where
+ * the request comes from (the client address as Express read it, and the browser's User-Agent),
+ * which the audit log records with each of their actions.
  */
-export async function requireAdmin(request: Request): Promise<Viewer> {
+export type Staff = Viewer & { role: StaffRole; clientAddress: string; userAgent: string | null };
+
+/** What a staff guard reads: the request and the address of its client (the load context). */
+export type StaffRequest = { request: Request; context: { clientAddress: string } };
+
+/**
+ * Every staff loader and action calls this, with the capability it needs
+ * (identity/staff-roles.ts) or none when the feature checks one per intent with
+ * `requireCapability`. No session goes to /login ('Debes iniciar sesión'); a session without
+ * a staff role goes there with 'Acceso denegado', and is ended on the server (the spec's rule)
+ * only when the request is a navigation within this site (`Sec-Fetch-Site: same-origin`). A
+ * missing header, another site's link (cross-site, same-site) or a link opened from a mail or
+ * chat application (`none`) never signs anyone out: anyone can send those. A staff member whose
+ * role lacks the capability gets 403 (decision 043), before anything is read.
+ */
+export async function requireStaff(
+  { request, context }: StaffRequest,
+  capability?: StaffCapability,
+): Promise<Staff> {
   const { viewer } = await getViewer(request);
   if (!viewer) {
     throw await redirectWithToast("/login", {
@@ -91,7 +109,8 @@ export async function requireAdmin(request: Request): Promise<Viewer> {
       ...identityMessages.adminSessionRequired,
     });
   }
-  if (!(await isAdmin(viewer.id))) {
+  const role = await staffRoleOf(viewer.id);
+  if (!role) {
     const fromThisSite = request.headers.get("Sec-Fetch-Site") === "same-origin";
     const headers = fromThisSite ? await signOutHeaders(request) : undefined;
     throw await redirectWithToast(
@@ -100,7 +119,26 @@ export async function requireAdmin(request: Request): Promise<Viewer> {
       { headers },
     );
   }
-  return viewer;
+  const staff: Staff = {
+    ...viewer,
+    role,
+    clientAddress: context.clientAddress,
+    userAgent: request.headers.get("User-Agent"),
+  };
+  if (capability) requireCapability(staff, capability);
+  return staff;
+}
+
+/**
+ * Throws 403 unless `staff`'s role has `capability` (identity/staff-roles.ts): a plain answer a
+ * download gets as it is, and a page's error boundary shows as 'Sin permiso'.
+ */
+export function requireCapability(staff: { role: StaffRole }, capability: StaffCapability) {
+  if (!staffCan(staff.role, capability))
+    throw new Response(identityMessages.staffForbidden.title, {
+      status: 403,
+      headers: { "Content-Type": "text/plain; charset=utf-8", "Cache-Control": "no-store" },
+    });
 }
 
 /** Ends the request's session on the server and returns the headers that clear its cookie. */

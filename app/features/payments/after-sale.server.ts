@@ -1,6 +1,8 @@
 import { and, asc, eq } from "drizzle-orm";
-import type { Viewer } from "~/features/identity/session.server";
+import { recordStaffAction } from "~/features/audit/audit.server";
+import { requireCapability, type Staff, type Viewer } from "~/features/identity/session.server";
 import { invoiceRecordStates } from "~/features/billing/invoice-record-states.server";
+import { formatPrice } from "~/features/catalogue/services";
 import { getConfig } from "~/platform/config.server";
 import { getDb } from "~/platform/db/database.server";
 import { isUuid } from "~/platform/db/ids";
@@ -102,17 +104,23 @@ export async function staffPaymentPage(paymentId: string) {
   };
 }
 
-/** POST on the staff's payment page: a change of delivery, or a full refund. */
-export async function staffPaymentAction(request: Request, staff: Viewer, paymentId: string) {
+/**
+ * POST on the staff's payment page: a change of delivery (`payments.delivery`), or a full refund
+ * (`payments.refund`); 403 without the capability, before anything changes. Each is written to
+ * the staff audit log in the transaction that records it.
+ */
+export async function staffPaymentAction(request: Request, staff: Staff, paymentId: string) {
   const sale = await findSale(paymentId);
   if (!sale) throw notFound();
   const form = await readFields(request);
+  if (form.intent === "delivery") requireCapability(staff, "payments.delivery");
+  if (form.intent === "refund") requireCapability(staff, "payments.refund");
   const back = `/admin/pagos/${paymentId}`;
   try {
     if (form.intent === "delivery") {
       const parsed = checkForm(deliverySchema, form);
       if (!parsed.ok) return refuse(parsed.errors);
-      const changed = await changeDelivery(sale.purchase, sale.payment.customerEmail, parsed.data);
+      const changed = await changeDelivery(sale, staff, parsed.data);
       if (!changed) return refuse("deliveryNotPaid", 409);
       return redirectWithToast(back, { kind: "success", ...afterSaleMessages.deliveryUpdated });
     }
@@ -131,12 +139,16 @@ export async function staffPaymentAction(request: Request, staff: Viewer, paymen
   return refuse("saveFailed");
 }
 
-/** Moves a paid purchase's delivery on, logs it and mails the customer; false when unpaid. */
+/**
+ * Moves a paid purchase's delivery on, logs it (the account's activity and the staff audit log)
+ * and mails the customer; false when unpaid.
+ */
 async function changeDelivery(
-  purchase: Purchase,
-  customerEmail: string,
+  { purchase, payment }: { purchase: Purchase; payment: typeof payments.$inferSelect },
+  staff: Staff,
   change: { deliveryStatus: Purchase["deliveryStatus"]; note: string },
 ): Promise<boolean> {
+  const customerEmail = payment.customerEmail;
   const changed = await getDb().transaction(async (tx) => {
     const [updated] = await tx
       .update(purchases)
@@ -154,6 +166,17 @@ async function changeDelivery(
       activityType: "delivery_updated",
       description: `Entrega de ${purchase.serviceName}: ${change.deliveryStatus}`,
       metadata: { purchaseId: purchase.id, deliveryStatus: change.deliveryStatus },
+    });
+    await recordStaffAction(tx, {
+      actor: staff,
+      action: "payment.delivery",
+      target: payment.id,
+      details: {
+        from: purchase.deliveryStatus,
+        to: change.deliveryStatus,
+        nota: change.note || null,
+        compra: purchase.id,
+      },
     });
     await enqueueMails(tx, [
       deliveryMail(
@@ -178,28 +201,50 @@ type RefundOutcome = "refunded" | "refundRequested" | "notRefundable" | "refundF
  * event at once. Stripe's idempotency key makes a second click the same refund.
  */
 async function refundAsStaff(
-  staff: Viewer,
+  staff: Staff,
   { purchase, payment }: { purchase: Purchase; payment: typeof payments.$inferSelect },
   reason: string,
 ): Promise<RefundOutcome> {
   if (purchase.provider === "stripe" && !purchase.paymentIntentId) return "notRefundable";
-  const [marked] = await getDb()
-    .update(purchases)
-    .set({ refundReason: reason, refundRequestedAt: new Date(), refundRequestedBy: staff.id })
-    .where(and(eq(purchases.id, purchase.id), eq(purchases.status, "completed")))
-    .returning();
-  if (!marked) return "notRefundable";
-  await getDb()
-    .insert(userActivityLog)
-    .values({
+  // The request, its activity line and its audit row are one transaction; the provider after.
+  const marked = await getDb().transaction(async (tx) => {
+    const [row] = await tx
+      .update(purchases)
+      .set({ refundReason: reason, refundRequestedAt: new Date(), refundRequestedBy: staff.id })
+      .where(and(eq(purchases.id, purchase.id), eq(purchases.status, "completed")))
+      .returning();
+    if (!row) return undefined;
+    await tx.insert(userActivityLog).values({
       userId: purchase.userId,
       activityType: "refund_requested",
       description: `Reembolso solicitado por el equipo: ${purchase.serviceName}`,
       metadata: { purchaseId: purchase.id, by: staff.id, reason },
     });
+    await recordStaffAction(tx, {
+      actor: staff,
+      action: "payment.refund",
+      target: payment.id,
+      details: {
+        motivo: reason,
+        importe: formatPrice(payment.amount, { cents: "always" }),
+        proveedor: purchase.provider,
+      },
+    });
+    return row;
+  });
+  if (!marked) return "notRefundable";
+  const failed = async () => {
+    await recordStaffAction(getDb(), {
+      actor: staff,
+      action: "payment.refund_failed",
+      target: payment.id,
+      details: { proveedor: purchase.provider },
+    });
+    return "refundFailed" as const;
+  };
   try {
     if (purchase.provider === "simulated") {
-      if (!simulatedPaymentsAvailable()) return "refundFailed";
+      if (!simulatedPaymentsAvailable()) return await failed();
       await applySimulatedRefund(marked, payment.customerEmail);
       return "refunded";
     }
@@ -215,7 +260,7 @@ async function refundAsStaff(
     return "refundRequested";
   } catch (error) {
     getLogger().error({ err: error, purchaseId: purchase.id }, "a staff refund failed");
-    return "refundFailed";
+    return failed();
   }
 }
 

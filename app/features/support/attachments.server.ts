@@ -1,5 +1,6 @@
 import { eq } from "drizzle-orm";
-import { isAdmin, type Viewer } from "~/features/identity/session.server";
+import { staffRoleOf, type Viewer } from "~/features/identity/session.server";
+import { staffCan } from "~/features/identity/staff-roles";
 import type { Database } from "~/platform/db/client.server";
 import { getDb } from "~/platform/db/database.server";
 import { isUuid } from "~/platform/db/ids";
@@ -162,7 +163,8 @@ export const ATTACHMENT_POLICY =
   "default-src 'none'; sandbox; frame-ancestors 'none'; base-uri 'none'; form-action 'none'";
 
 /**
- * GET /soporte/adjuntos/:attachmentId: the file, for the ticket's owner or staff; for anyone else,
+ * GET /soporte/adjuntos/:attachmentId: the file, for the ticket's owner or staff who may read
+ * tickets (`tickets.view`: support and admin); for anyone else,
  * signed in or not, it does not exist (404), so an id tells nobody that a file is behind it.
  */
 export async function attachmentDownload(
@@ -180,7 +182,12 @@ export async function attachmentDownload(
     .from(ticketAttachments)
     .innerJoin(supportTickets, eq(supportTickets.id, ticketAttachments.ticketId))
     .where(eq(ticketAttachments.id, attachmentId));
-  if (!file || (file.ownerId !== viewer.id && !(await isAdmin(viewer.id)))) return notFound();
+  // Its customer, and staff who may read tickets; for anyone else the file does not exist.
+  if (
+    !file ||
+    (file.ownerId !== viewer.id && !staffCan(await staffRoleOf(viewer.id), "tickets.view"))
+  )
+    return notFound();
   const textual = file.contentType.startsWith("text/");
   return new Response(new Uint8Array(file.content), {
     headers: {

@@ -1,5 +1,6 @@
 import { eq, sql } from "drizzle-orm";
-import type { Viewer } from "~/features/identity/session.server";
+import { recordStaffAction } from "~/features/audit/audit.server";
+import type { Staff } from "~/features/identity/session.server";
 import { getDb } from "~/platform/db/database.server";
 import { supportTickets } from "~/platform/db/schema";
 import { redirectWithToast } from "~/platform/http/toast.server";
@@ -25,15 +26,24 @@ export async function staffTicketPage(ticketId: string) {
   return { ticket, messages: await conversationOf(ticket.id) };
 }
 
-/** A staff reply: the first one meets the 24-hour promise, an open ticket is now in progress. */
+/**
+ * A staff reply: the first one meets the 24-hour promise, an open ticket is now in progress.
+ * Written to the staff audit log with it (the ticket keeps the text).
+ */
 async function addStaffReply(
   ticket: FoundTicket,
-  staff: Viewer,
+  staff: Staff,
   body: string,
   attachments: CheckedAttachment[],
 ) {
   await getDb().transaction(async (tx) => {
     await appendMessage(tx, ticket.id, { author: "staff", authorId: staff.id, body }, attachments);
+    await recordStaffAction(tx, {
+      actor: staff,
+      action: "ticket.reply",
+      target: ticket.id,
+      details: { ticket: ticket.ticketNumber, adjuntos: attachments.length },
+    });
     await tx
       .update(supportTickets)
       .set({
@@ -47,9 +57,21 @@ async function addStaffReply(
   getMailWorker().wake();
 }
 
-async function changeTicket(ticket: FoundTicket, status: string, priority: string) {
+/** A change of status and priority; each one that changed gets its audit row, in the same transaction. */
+async function changeTicket(ticket: FoundTicket, staff: Staff, status: string, priority: string) {
   const closing = status === "closed" || status === "resolved";
   await getDb().transaction(async (tx) => {
+    for (const [action, from, to] of [
+      ["ticket.status", ticket.status, status],
+      ["ticket.priority", ticket.priority, priority],
+    ] as const)
+      if (from !== to)
+        await recordStaffAction(tx, {
+          actor: staff,
+          action,
+          target: ticket.id,
+          details: { from, to, ticket: ticket.ticketNumber },
+        });
     await tx
       .update(supportTickets)
       .set({
@@ -68,7 +90,7 @@ async function changeTicket(ticket: FoundTicket, status: string, priority: strin
 }
 
 /** POST on the staff ticket page: a reply, or a change of status and priority. */
-export async function staffTicketAction(request: Request, staff: Viewer, ticketId: string) {
+export async function staffTicketAction(request: Request, staff: Staff, ticketId: string) {
   const ticket = await requireTicket(ticketId);
   const { form, files } = await readForm(request);
   const back = `/admin/tickets/${ticket.id}`;
@@ -82,7 +104,7 @@ export async function staffTicketAction(request: Request, staff: Viewer, ticketI
     if (form?.intent === "update") {
       const parsed = checkForm(ticketChangeSchema, form);
       if (!parsed.ok) return refuse(parsed.errors);
-      await changeTicket(ticket, parsed.data.status, parsed.data.priority);
+      await changeTicket(ticket, staff, parsed.data.status, parsed.data.priority);
       return redirectWithToast(back, { kind: "success", ...supportMessages.ticketUpdated });
     }
   } catch (error) {

@@ -3,6 +3,7 @@ import {
   type AnyPgColumn,
   bigint,
   boolean,
+  check,
   date,
   customType,
   jsonb,
@@ -257,10 +258,15 @@ export const userRoles = pgTable(
     userId: text("user_id")
       .notNull()
       .references(() => users.id, { onDelete: "cascade" }),
-    role: text("role", { enum: ["admin"] }).notNull(),
+    /** The staff roles of identity/staff-roles.ts; one per account (decision 043). */
+    role: text("role", { enum: ["support", "finance", "admin"] }).notNull(),
     createdAt: createdAt(),
   },
-  (table) => [primaryKey({ columns: [table.userId, table.role] })],
+  (table) => [
+    primaryKey({ columns: [table.userId, table.role] }),
+    uniqueIndex("user_roles_user_idx").on(table.userId),
+    check("user_roles_role_check", sql`${table.role} in ('support', 'finance', 'admin')`),
+  ],
 );
 
 /** Spec section 3: a purchase exists (pending) before the customer leaves for checkout. */
@@ -804,4 +810,36 @@ export const analyticsDayReferrers = pgTable(
     views: integer("views").notNull(),
   },
   (table) => [primaryKey({ columns: [table.day, table.host] })],
+);
+
+/**
+ * Every staff action (decision 043): who (id, address and role at the time; no foreign key, so
+ * the row outlives the account), when (the database's clock, stamped by a trigger), what (an
+ * action code of features/audit, the target's id, details as JSON) and from where. Rows are
+ * never changed; a trigger refuses UPDATE and TRUNCATE, and DELETE of a row younger than two
+ * years (the retention).
+ */
+export const staffAuditLog = pgTable(
+  "staff_audit_log",
+  {
+    id: bigint("id", { mode: "number" }).primaryKey().generatedAlwaysAsIdentity(),
+    at: timestamp("at", { withTimezone: true, mode: "date" }).notNull().defaultNow(),
+    /** Null when no account acted (the operator's bootstrap) or none matched a failed sign-in. */
+    actorId: text("actor_id"),
+    actorEmail: text("actor_email"),
+    actorRole: text("actor_role"),
+    action: text("action").notNull(),
+    targetId: text("target_id"),
+    details: jsonb("details").$type<Record<string, unknown>>().notNull().default({}),
+    clientAddress: text("client_address"),
+    userAgent: text("user_agent"),
+  },
+  (table) => [
+    index("staff_audit_log_at_idx").on(table.at, table.id),
+    index("staff_audit_log_action_idx").on(table.action, table.at, table.id),
+    index("staff_audit_log_actor_search_idx").using(
+      "gin",
+      sql`coalesce(${table.actorEmail}, '') gin_trgm_ops`,
+    ),
+  ],
 );

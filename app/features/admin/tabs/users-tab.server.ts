@@ -1,8 +1,9 @@
-import { and, desc, eq, exists, ilike, inArray, sql, type SQL } from "drizzle-orm";
+import { desc, eq, ilike, inArray, sql, type SQL } from "drizzle-orm";
+import { accountRoleLabel, staffRoles } from "~/features/identity/staff-roles";
 import type { Database } from "~/platform/db/client.server";
 import { profiles, userRoles, users } from "~/platform/db/schema";
 import type { AdminView } from "../admin-tabs";
-import { sqlCsvText, sqlShortDateTime, yesNo } from "./csv-cells.server";
+import { sqlCsvText, sqlOwnLabel, sqlShortDateTime, yesNo } from "./csv-cells.server";
 import {
   cappedCount,
   containsPattern,
@@ -14,7 +15,7 @@ import {
   type RowCount,
 } from "./list-query.server";
 
-// Usuarios: the accounts, newest first, with their name and whether they are staff.
+// Usuarios: the accounts, newest first, with their name and their staff role.
 
 /**
  * Ids of the accounts whose address or name contains `search`: two indexed searches joined by
@@ -64,15 +65,12 @@ function userRows(db: Database, filter: SQL | undefined, { limit, offset }: Page
       fullName: profiles.fullName,
       emailVerified: users.emailVerified,
       createdAt: users.createdAt,
-      isAdmin: sql<boolean>`${exists(
-        db
-          .select({ one: sql`1` })
-          .from(userRoles)
-          .where(and(eq(userRoles.userId, users.id), eq(userRoles.role, "admin"))),
-      )}`.mapWith(Boolean),
+      /** The staff role; null for a customer. */
+      role: userRoles.role,
     })
     .from(users)
     .leftJoin(profiles, eq(profiles.id, users.id))
+    .leftJoin(userRoles, eq(userRoles.userId, users.id))
     .where(inArray(users.id, pageIds))
     .orderBy(desc(users.createdAt), desc(users.id));
 }
@@ -89,12 +87,7 @@ export const usersTab: ListTab<UserRow> = {
       ["Email", sqlCsvText(users.email)],
       ["Nombre", sqlCsvText(profiles.fullName)],
       ["Email verificado", yesNo(users.emailVerified)],
-      [
-        "Administrador",
-        yesNo(
-          sql`exists (select 1 from ${userRoles} where ${userRoles.userId} = ${users.id} and ${userRoles.role} = 'admin')`,
-        ),
-      ],
+      ["Rol", sqlOwnLabel(userRoles.role, staffRoles, accountRoleLabel)],
     ],
     order: [users.createdAt, users.id],
     rows: (db, fields, where) =>
@@ -102,6 +95,7 @@ export const usersTab: ListTab<UserRow> = {
         .select(fields)
         .from(users)
         .leftJoin(profiles, eq(profiles.id, users.id))
+        .leftJoin(userRoles, eq(userRoles.userId, users.id))
         .where(where)
         .$dynamic(),
   },

@@ -1,31 +1,58 @@
-import { ShieldMinus, ShieldPlus } from "lucide-react";
+import { UserCog } from "lucide-react";
 import { Form, useNavigation } from "react-router";
+import { accountRoleLabel, staffRoleLabels, staffRoles } from "~/features/identity/staff-roles";
 import { buttonClasses } from "~/ui/button";
+import { Checkbox, Select } from "~/ui/form";
 import { Badge, dateColumn, EmailText, fit, ListTable, PersonCell } from "./list-table";
 import type { Column } from "./list-table";
 import type { UserRow } from "./users-tab.server";
 
-/** The form that grants or revokes the admin role; the server keeps the last administrator. */
+const roleTones: Record<string, string> = {
+  admin: "bg-brand-50 text-brand-800 ring-1 ring-brand-200",
+  finance: "bg-emerald-50 text-emerald-900 ring-1 ring-emerald-200",
+  support: "bg-amber-50 text-amber-900 ring-1 ring-amber-200",
+};
+const customerTone = "bg-slate-100 text-slate-700 ring-1 ring-slate-200";
+
+/**
+ * 'Cambiar rol': the role to give (or 'Cliente': none) and a confirmation, posted to the panel;
+ * the server keeps the last administrator and refuses one's own role. Opened from its summary,
+ * so a row stays one line until someone means to change it.
+ */
 function RoleChange({ user, busy }: { user: UserRow; busy: boolean }) {
   return (
-    <Form method="post">
-      <input type="hidden" name="intent" value={user.isAdmin ? "revoke-admin" : "grant-admin"} />
-      <input type="hidden" name="userId" value={user.id} />
-      <button
-        type="submit"
-        disabled={busy}
-        // relative: the hidden address stays inside the table's scrolling box.
-        className={`${buttonClasses({ variant: "secondary", size: "sm" })} relative`}
-      >
-        {user.isAdmin ? (
-          <ShieldMinus className="size-4" aria-hidden />
-        ) : (
-          <ShieldPlus className="size-4" aria-hidden />
-        )}
-        {user.isAdmin ? "Quitar administrador" : "Hacer administrador"}
-        <span className="sr-only"> ({user.email})</span>
-      </button>
-    </Form>
+    // Keyed by the role: once changed, the form closes again.
+    <details key={user.role ?? "customer"} className="text-sm">
+      <summary className="cursor-pointer font-semibold whitespace-nowrap text-brand-700">
+        Cambiar rol<span className="sr-only"> de {user.email}</span>
+      </summary>
+      <Form method="post" className="mt-2 w-64 space-y-2">
+        <input type="hidden" name="intent" value="set-role" />
+        <input type="hidden" name="userId" value={user.id} />
+        <Select label="Nuevo rol" name="role" defaultValue={user.role ?? ""}>
+          <option value="">Cliente (sin rol del equipo)</option>
+          {staffRoles.map((role) => (
+            <option key={role} value={role}>
+              {staffRoleLabels[role]}
+            </option>
+          ))}
+        </Select>
+        <Checkbox
+          name="confirm"
+          value="yes"
+          required
+          label={`Confirmo el cambio de rol de ${user.email}.`}
+        />
+        <button
+          type="submit"
+          disabled={busy}
+          className={buttonClasses({ variant: "secondary", size: "sm" })}
+        >
+          <UserCog className="size-4" aria-hidden />
+          Guardar rol
+        </button>
+      </Form>
+    </details>
   );
 }
 
@@ -43,19 +70,18 @@ function userColumns(
     {
       header: "Rol",
       className: fit,
-      cell: (user) =>
-        user.isAdmin ? (
-          <Badge tone="bg-brand-50 text-brand-800 ring-1 ring-brand-200">Administrador</Badge>
-        ) : (
-          <Badge tone="bg-slate-100 text-slate-700 ring-1 ring-slate-200">Cliente</Badge>
-        ),
+      cell: (user) => (
+        <Badge tone={(user.role && roleTones[user.role]) || customerTone}>
+          {accountRoleLabel(user.role)}
+        </Badge>
+      ),
     },
     {
       header: "Acciones",
       className: `${fit} py-2`,
       cell: (user) =>
         user.id === selfId ? (
-          // The server never lets staff revoke their own role.
+          // The server never lets staff change their own role.
           <span className="text-slate-600">Tu cuenta</span>
         ) : (
           <RoleChange user={user} busy={changing === user.id} />
@@ -65,8 +91,8 @@ function userColumns(
 }
 
 /**
- * Users with their role, and the form that grants or revokes the admin role. The form posts to
- * the page's own address, so the list stays as it was.
+ * Users with their role, and the form that changes it (administrators only: Usuarios is theirs).
+ * The form posts to the page's own address, so the list stays as it was.
  */
 export function UsersTable({ rows, selfId }: { rows: UserRow[]; selfId: string }) {
   const navigation = useNavigation();
@@ -77,7 +103,7 @@ export function UsersTable({ rows, selfId }: { rows: UserRow[]; selfId: string }
       caption="Usuarios"
       columns={userColumns(selfId, changing)}
       rows={rows}
-      rowData={(user) => ({ "data-role": user.isAdmin ? "admin" : "customer" })}
+      rowData={(user) => ({ "data-role": user.role ?? "customer" })}
     />
   );
 }
