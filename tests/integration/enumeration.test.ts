@@ -179,6 +179,21 @@ describe.each([
   }, 240_000);
 });
 
+describe("a password no account can have", () => {
+  // Found by the hostile harness (HOSTILE_SEED=442142341): 54 emoji pass the form's 100-character
+  // rule (zod counts characters) but not Better Auth's (UTF-16 units), whose refusal was a 503.
+  it.each([
+    ["customer", customerSignIn, "/login-cliente"],
+    ["admin", adminSignIn, "/login"],
+  ] as const)(
+    "is a wrong password at the %s sign-in, not an outage",
+    async (_role, action, path) => {
+      const { answer } = await attempt(action, { email: KNOWN, password: "🙂".repeat(54) }, path);
+      expect(answer).toMatchObject({ init: { status: 401 } });
+    },
+  );
+});
+
 describe("password recovery (/recuperar-password)", () => {
   it("answers a known, an unverified and an unknown address alike", async () => {
     const compared = await compare(

@@ -152,7 +152,13 @@ async function signInWithPassword(
         failure: { email, reason: "email_not_verified" },
       };
     }
-    if (apiError && (apiError.status === "UNAUTHORIZED" || apiError.statusCode === 401)) {
+    // Better Auth refuses a password longer than any account can have (it counts UTF-16 units,
+    // our form counts characters) before looking: that is a wrong password too, never an outage.
+    const refused =
+      apiError?.status === "UNAUTHORIZED" ||
+      apiError?.statusCode === 401 ||
+      apiError?.body?.code === "PASSWORD_TOO_LONG";
+    if (apiError && refused) {
       await recordSignInFailure({ clientAddress, email });
       return {
         ok: false,
