@@ -45,16 +45,21 @@ test("staff find a new invoice's record on the Verifactu page and check the chai
   await expect(row).toContainText("449,00 €");
   // The record may leave the queue at any moment (the sender works meanwhile): the filters are
   // tried with a state it never reaches here (the local AEAT stand-in accepts) and with none.
+  // Each filter waits for its own URL: the form is re-mounted when the page's filters change, so
+  // choosing the next filter before the last one has loaded would be undone by that re-mount.
   await staff.getByLabel("Estado").selectOption("rejected");
   await staff.getByLabel("Tipo").selectOption("alta");
   await staff.getByRole("button", { name: "Filtrar" }).click();
+  await expect(staff).toHaveURL(/estado=rejected/);
   await expect(list.getByText("No hay registros con estos filtros.")).toBeVisible();
   await staff.getByLabel("Estado").selectOption("");
   await staff.getByLabel("Tipo").selectOption("anulacion");
   await staff.getByRole("button", { name: "Filtrar" }).click();
+  await expect(staff).toHaveURL(/^(?!.*estado=rejected).*tipo=anulacion/);
   await expect(list.getByText("No hay registros con estos filtros.")).toBeVisible();
   await staff.getByLabel("Tipo").selectOption("alta");
   await staff.getByRole("button", { name: "Filtrar" }).click();
+  await expect(staff).toHaveURL(/^(?!.*estado=rejected).*tipo=alta/);
   await expect(row).toHaveCount(1);
   await expect(row).toHaveAttribute("data-status", /^(pending|accepted)$/);
 
