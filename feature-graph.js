@@ -12,6 +12,7 @@ export const featureDependencies = {
     "analytics",
     "audit",
     "identity",
+    "legal",
     "catalogue",
   ],
   privacy: ["customer-area", "support", "payments", "identity", "catalogue"],

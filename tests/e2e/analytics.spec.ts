@@ -1,4 +1,5 @@
 import type { Page, Request } from "@playwright/test";
+import { pageNameOf } from "../../app/features/admin/page-names";
 import { ANALYTICS_COOKIE } from "../../app/features/consent/cookie-consent";
 import { signedInAdminPage } from "./accounts-helpers";
 import { contactForm } from "./contact-helpers";
@@ -63,6 +64,25 @@ test.describe("before any cookie choice", () => {
 
     const after = await analyticsFigures(admin);
     expect(after.views).toBeGreaterThanOrEqual(before.views + 2);
+    // Pages by their names (the path under it), and a chart with its days and a scale.
+    const pageCells = await admin
+      .getByRole("table", { name: "Páginas más vistas" })
+      .locator("tbody tr td:first-child")
+      .allInnerTexts();
+    const named = pageCells.map((text) => text.split("\n").map((line) => line.trim()));
+    for (const lines of named) {
+      const path = lines.at(-1)!;
+      expect(path).toMatch(/^\//);
+      expect(lines).toEqual(pageNameOf(path) === path ? [path] : [pageNameOf(path), path]);
+    }
+    expect(named.filter((lines) => lines.length === 2).length).toBeGreaterThan(0);
+    await expect(admin.locator('[data-chart-axis="x"] span')).toHaveText([
+      /^\d{1,2} \p{L}+\.?$/u,
+      /^\d{1,2} \p{L}+\.?$/u,
+      /^\d{1,2} \p{L}+\.?$/u,
+    ]);
+    const scaleTop = await admin.locator('[data-chart-axis="y"] span').first().innerText();
+    expect(Number(scaleTop.replace(/\D/g, ""))).toBeGreaterThan(0);
     await admin.context().close();
   });
 });

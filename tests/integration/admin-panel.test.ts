@@ -3,7 +3,12 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { adminExport, EXPORT_PAGE_ROWS } from "~/features/admin/admin-csv.server";
 import { adminAction } from "~/features/admin/admin-actions.server";
 import { adminPanel } from "~/features/admin/admin-panel.server";
-import { sqlCsvText, sqlEuros, sqlShortDateTime } from "~/features/admin/tabs/csv-cells.server";
+import {
+  sqlCsvText,
+  sqlDecimalEuros,
+  sqlEuros,
+  sqlShortDateTime,
+} from "~/features/admin/tabs/csv-cells.server";
 import { SEARCH_COUNT_CAP } from "~/features/admin/tabs/list-query.server";
 import { setStaffRole } from "~/features/admin/admin-roles.server";
 import type { Staff } from "~/features/identity/session.server";
@@ -12,6 +17,7 @@ import { formatDate } from "~/ui/dates";
 import { formatPrice } from "~/features/catalogue/services";
 import {
   contactInquiries,
+  invoices,
   paymentDayTotals,
   payments,
   purchases,
@@ -24,6 +30,7 @@ import { action as panelAction, loader as panelLoader } from "~/routes/admin";
 import { loader as exportLoader } from "~/routes/admin-exportar";
 import { action as ticketAction, loader as ticketLoader } from "~/routes/admin-ticket";
 import { formPost, signedInAdmin, signedInCustomer } from "../support/customer-session";
+import { paidPurchase } from "../support/paid-purchase";
 import { setupTestDatabase } from "../support/test-database";
 
 const database = setupTestDatabase();
@@ -486,6 +493,49 @@ describe("the CSV export", () => {
         .from(sql`(select 1) as one`);
       expect(row!.text, String(cents)).toBe(formatPrice(cents, { cents: "always" }));
     }
+    const decimals = await database.db
+      .select({
+        some: sqlDecimalEuros(sql`123456789::bigint`),
+        small: sqlDecimalEuros(sql`5::integer`),
+        negative: sqlDecimalEuros(sql`-44900::integer`),
+        none: sqlDecimalEuros(sql`null::integer`),
+      })
+      .from(sql`(select 1) as one`);
+    expect(decimals[0]).toEqual({
+      some: "1234567,89",
+      small: "0,05",
+      negative: "-449,00",
+      none: "",
+    });
+  });
+
+  it("exports a paid payment with its invoice's number, base and IVA as numbers", async () => {
+    const { purchase } = await paidPurchase(
+      database.db,
+      { serviceId: 4, serviceName: "Ciberseguridad", price: 44_900 },
+      { email: "factura-csv@example.com" },
+    );
+    const [invoice] = await database.db
+      .select()
+      .from(invoices)
+      .where(eq(invoices.purchaseId, purchase.id));
+    const response = await adminExport(
+      new URL(`${site()}/admin/exportar?tab=pagos&q=factura-csv%40example`),
+    );
+    const [header, line] = (await response.text())
+      .replace(/^\uFEFF/, "")
+      .trimEnd()
+      .split("\r\n");
+    expect(header).toBe("Fecha;Email;Servicio;Factura;Base imponible (€);IVA (€);Total (€);Estado");
+    expect(line!.split(";").slice(1)).toEqual([
+      "factura-csv@example.com",
+      "Ciberseguridad",
+      invoice!.number,
+      "371,07",
+      "77,93",
+      "449,00",
+      "Completado",
+    ]);
   });
 
   it("pages by keyset without losing or repeating rows that share a timestamp", async () => {
@@ -505,7 +555,7 @@ describe("the CSV export", () => {
     expect(lines).toHaveLength(rows);
     expect(new Set(lines.map((line) => line.split(";")[1])).size).toBe(rows);
     expect(lines[0]).toBe(
-      "1/6/26, 12:00;" + lines[0]!.split(";")[1] + ";Ciberseguridad;449,00€;Completado",
+      "1/6/26, 12:00;" + lines[0]!.split(";")[1] + ";Ciberseguridad;;;;449,00;Completado",
     );
   });
 

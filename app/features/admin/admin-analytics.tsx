@@ -107,7 +107,7 @@ function TopTable({
 }: {
   caption: string;
   header: string;
-  rows: readonly { key: string; views: number }[];
+  rows: readonly { key: string; name?: string; views: number }[];
 }) {
   return (
     <section className="min-w-0">
@@ -118,7 +118,12 @@ function TopTable({
         <DataTable caption={caption} headers={[header, "Vistas"]} className="mt-3">
           {rows.map((row) => (
             <tr key={row.key}>
-              <td className="px-4 py-2 break-all">{row.key}</td>
+              <td className="px-4 py-2 break-all">
+                {row.name ?? row.key}
+                {row.name && row.name !== row.key ? (
+                  <span className="block text-xs text-slate-500">{row.key}</span>
+                ) : null}
+              </td>
               <td className="px-4 py-2 tabular-nums">{formatCount(row.views)}</td>
             </tr>
           ))}
@@ -131,15 +136,24 @@ function TopTable({
 const CHART_WIDTH = 720;
 const CHART_HEIGHT = 220;
 
+/** The smallest of 1, 2, 5 or 10 times a power of ten at or above `value`: the chart's top. */
+export function chartScaleTop(value: number): number {
+  const magnitude = 10 ** Math.floor(Math.log10(Math.max(1, value)));
+  return [1, 2, 5, 10].map((step) => step * magnitude).find((top) => top >= value)!;
+}
+
 /**
  * Views (bars) and unique visitors (line) per day, drawn by the server as SVG: no script, and
  * one image named by a summary; the same figures in a table for screen readers and keyboards.
+ * Its axes are HTML beside the drawing (the drawing stretches to the width; text in it would too).
  */
 function VisitsChart({ daily }: { daily: AdminAnalytics["daily"] }) {
-  const top = Math.max(1, ...daily.map((day) => day.views));
+  const top = chartScaleTop(Math.max(...daily.map((day) => day.views)));
+  const ticks = [top, top / 2, 0].filter((tick) => Number.isInteger(tick));
   const step = CHART_WIDTH / daily.length;
-  const y = (value: number) => CHART_HEIGHT - (value / top) * (CHART_HEIGHT - 10);
+  const y = (value: number) => CHART_HEIGHT - (value / top) * CHART_HEIGHT;
   const views = daily.reduce((total, day) => total + day.views, 0);
+  const dayLabels = [daily[0]!, daily[Math.floor((daily.length - 1) / 2)]!, daily.at(-1)!];
   const summary = `Gráfico de páginas vistas y visitantes únicos por día, del ${chartDay(
     daily[0]!.day,
     "medium",
@@ -152,33 +166,74 @@ function VisitsChart({ daily }: { daily: AdminAnalytics["daily"] }) {
       <h2 id="grafico-visitas" className="text-lg font-semibold">
         Visitas por día (últimos {daily.length} días)
       </h2>
-      <svg
-        role="img"
-        aria-label={summary}
-        viewBox={`0 0 ${CHART_WIDTH} ${CHART_HEIGHT}`}
-        preserveAspectRatio="none"
-        className="mt-4 h-48 w-full sm:h-56"
-      >
-        {daily.map((day, index) => (
-          <rect
-            key={day.day}
-            x={index * step + step * 0.15}
-            width={step * 0.7}
-            y={y(day.views)}
-            height={CHART_HEIGHT - y(day.views)}
-            className="fill-brand-200"
-          />
-        ))}
-        <polyline
-          fill="none"
-          className="stroke-brand-700"
-          strokeWidth={2}
-          vectorEffect="non-scaling-stroke"
-          points={daily
-            .map((day, index) => `${index * step + step / 2},${y(day.visitors)}`)
-            .join(" ")}
-        />
-      </svg>
+      <div className="mt-4 flex gap-2">
+        <div
+          className="relative w-12 shrink-0 text-right text-xs text-slate-600 tabular-nums"
+          aria-hidden
+          data-chart-axis="y"
+        >
+          {ticks.map((tick) => (
+            <span
+              key={tick}
+              className="absolute right-0 -translate-y-1/2 leading-none"
+              style={{ top: `${(1 - tick / top) * 100}%` }}
+            >
+              {formatCount(tick)}
+            </span>
+          ))}
+        </div>
+        <div className="min-w-0 flex-1">
+          <svg
+            role="img"
+            aria-label={summary}
+            viewBox={`0 0 ${CHART_WIDTH} ${CHART_HEIGHT}`}
+            preserveAspectRatio="none"
+            className="block h-48 w-full border-b border-slate-300 sm:h-56"
+          >
+            {ticks
+              .filter((tick) => tick > 0)
+              .map((tick) => (
+                <line
+                  key={tick}
+                  x1={0}
+                  x2={CHART_WIDTH}
+                  y1={y(tick)}
+                  y2={y(tick)}
+                  className="stroke-slate-200"
+                  vectorEffect="non-scaling-stroke"
+                />
+              ))}
+            {daily.map((day, index) => (
+              <rect
+                key={day.day}
+                x={index * step + step * 0.15}
+                width={step * 0.7}
+                y={y(day.views)}
+                height={CHART_HEIGHT - y(day.views)}
+                className="fill-brand-200"
+              />
+            ))}
+            <polyline
+              fill="none"
+              className="stroke-brand-700"
+              strokeWidth={2}
+              vectorEffect="non-scaling-stroke"
+              points={daily
+                .map((day, index) => `${index * step + step / 2},${y(day.visitors)}`)
+                .join(" ")}
+            />
+          </svg>
+          <p
+            className="mt-1 flex justify-between text-xs text-slate-600"
+            aria-hidden
+            data-chart-axis="x"
+          >
+            {dayLabels.map((day, index) => (
+              <span key={`${index}-${day.day}`}>{chartDay(day.day, "short")}</span>
+            ))}
+          </p>
+        </div>
+      </div>
       <p className="mt-2 flex gap-4 text-xs text-slate-600" aria-hidden>
         <span>
           <span className="mr-1 inline-block size-3 rounded-sm bg-brand-200" />

@@ -3,6 +3,7 @@ import { analyticsReport } from "~/features/analytics/analytics.server";
 import type { Database } from "~/platform/db/client.server";
 import { contactInquiries, paymentDayTotals, userRoles, users } from "~/platform/db/schema";
 import { SITE_TIME_ZONE } from "~/ui/dates";
+import { pageNameOf } from "./page-names";
 
 /**
  * The Analítica section: the visits of the last `days` days next to the completed revenue and
@@ -48,6 +49,7 @@ export async function analyticsWithRevenue(db: Database, days: number) {
   const convertedVisits = Math.min(report.funnel.convertedVisits, conversions.enquiries);
   return {
     ...report,
+    pages: report.pages.map((page) => ({ ...page, name: pageNameOf(page.key) })),
     funnel: { ...report.funnel, convertedVisits },
     conversions,
     revenueCents: revenue?.cents ?? 0,

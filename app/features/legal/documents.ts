@@ -4,6 +4,7 @@
  */
 import { COOKIE_POLICY_VERSION } from "~/features/consent/cookie-consent";
 import type { CompanyDetails, LegalDocument } from "./legal-document";
+import { legalTitles } from "./legal-titles";
 
 /** Date of the last revision shared by all legal documents. */
 const UPDATED_ON = "2026-11-25";
@@ -11,7 +12,7 @@ const UPDATED_ON = "2026-11-25";
 export function termsDocument(company: CompanyDetails): LegalDocument {
   return {
     slug: "terminos",
-    title: "Términos y Condiciones",
+    title: legalTitles.terminos,
     description:
       "Condiciones de contratación de nuestros servicios digitales: proceso de compra, precios y pago, plazos, desistimiento, reembolsos y responsabilidad.",
     updatedOn: UPDATED_ON,
@@ -213,7 +214,7 @@ export function termsDocument(company: CompanyDetails): LegalDocument {
 export function privacyDocument(company: CompanyDetails): LegalDocument {
   return {
     slug: "privacidad",
-    title: "Política de Privacidad",
+    title: legalTitles.privacidad,
     description:
       "Cómo tratamos sus datos personales: responsable, finalidades, bases jurídicas, destinatarios, plazos de conservación y cómo ejercer sus derechos.",
     updatedOn: UPDATED_ON,
@@ -415,7 +416,7 @@ export function privacyDocument(company: CompanyDetails): LegalDocument {
 export function cookiesDocument(company: CompanyDetails): LegalDocument {
   return {
     slug: "cookies",
-    title: "Política de Cookies",
+    title: legalTitles.cookies,
     description:
       "Qué cookies y almacenamiento local utiliza este sitio, para qué sirven, cuánto duran y cómo aceptar, rechazar o cambiar su consentimiento.",
     // The version every stored consent refers to: revising this policy asks everyone again.
@@ -581,7 +582,7 @@ export function cookiesDocument(company: CompanyDetails): LegalDocument {
 export function legalNoticeDocument(company: CompanyDetails): LegalDocument {
   return {
     slug: "aviso-legal",
-    title: "Aviso Legal",
+    title: legalTitles["aviso-legal"],
     description:
       "Datos identificativos del titular del sitio web según la LSSI-CE, condiciones de uso, propiedad intelectual, responsabilidad y legislación aplicable.",
     updatedOn: UPDATED_ON,

@@ -54,6 +54,14 @@ export function sqlEuros(cents: AnyPgColumn | SQLWrapper): Cell {
   return sql<string>`((case when ${cents} < 0 then '-' else '' end) || ${digits} || ',' || lpad((abs(${cents}) % 100)::text, 2, '0') || '€')`;
 }
 
+/**
+ * Cents as a number a Spanish spreadsheet reads as one: decimal comma, no thousands separator,
+ * no currency sign (the column's header names the currency). Empty when there is no amount.
+ */
+export function sqlDecimalEuros(cents: AnyPgColumn | SQLWrapper): Cell {
+  return sql<string>`coalesce(replace(to_char((${cents})::numeric / 100, 'FM9999999999990.00'), '.', ','), '')`;
+}
+
 /** A code as its Spanish label, from the same function the panel uses; unknown codes as `fallback`. */
 export function sqlLabel(
   code: AnyPgColumn,

@@ -154,6 +154,8 @@ export function newestFirstTab<Table extends NewestFirstTable>(
     filter: ListTab<Table["$inferSelect"]>["filter"];
     count?: ListTab<Table["$inferSelect"]>["count"];
     csvColumns: CsvColumn[];
+    /** The CSV's rows when its cells need more than the table (a join); the table's alone by default. */
+    csvRows?: CsvList["rows"];
   },
 ): ListTab<Table["$inferSelect"]> {
   return {
@@ -163,12 +165,14 @@ export function newestFirstTab<Table extends NewestFirstTable>(
     csv: {
       columns: tab.csvColumns,
       order: [table.createdAt, table.id],
-      rows: (db, fields, where) =>
-        db
-          .select(fields)
-          .from(table as NewestFirstTable)
-          .where(where)
-          .$dynamic(),
+      rows:
+        tab.csvRows ??
+        ((db, fields, where) =>
+          db
+            .select(fields)
+            .from(table as NewestFirstTable)
+            .where(where)
+            .$dynamic()),
     },
   };
 }

@@ -1,8 +1,8 @@
 import { and, eq, ilike, sum } from "drizzle-orm";
 import { purchaseStatusLabel, purchaseStatuses } from "~/features/payments/purchase-status";
-import { paymentDayTotals, payments, searchText } from "~/platform/db/schema";
+import { invoices, paymentDayTotals, payments, searchText } from "~/platform/db/schema";
 import { choiceIn } from "../admin-tabs";
-import { sqlCsvText, sqlEuros, sqlOwnLabel, sqlShortDateTime } from "./csv-cells.server";
+import { sqlCsvText, sqlDecimalEuros, sqlOwnLabel, sqlShortDateTime } from "./csv-cells.server";
 import { containsPattern, countRows, newestFirstTab } from "./list-query.server";
 import { paymentFilters } from "./payments-tab";
 
@@ -26,13 +26,28 @@ export const paymentsTab = newestFirstTab(payments, {
       .where(state === "all" ? undefined : eq(paymentDayTotals.status, state));
     return { total: row?.total ?? 0, capped: false };
   },
+  // Amounts as numbers a spreadsheet can add up; base and IVA are the invoice's (a payment not
+  // yet invoiced has none), the total is what was charged.
   csvColumns: [
     ["Fecha", sqlShortDateTime(payments.createdAt)],
     ["Email", sqlCsvText(payments.customerEmail)],
     ["Servicio", sqlCsvText(payments.serviceName)],
-    ["Importe", sqlEuros(payments.amount)],
+    ["Factura", sqlCsvText(invoices.number)],
+    ["Base imponible (€)", sqlDecimalEuros(invoices.baseAmount)],
+    ["IVA (€)", sqlDecimalEuros(invoices.vatAmount)],
+    ["Total (€)", sqlDecimalEuros(payments.amount)],
     ["Estado", sqlOwnLabel(payments.status, purchaseStatuses, purchaseStatusLabel)],
   ],
+  csvRows: (db, fields, where) =>
+    db
+      .select(fields)
+      .from(payments)
+      .leftJoin(
+        invoices,
+        and(eq(invoices.purchaseId, payments.purchaseId), eq(invoices.series, "F")),
+      )
+      .where(where)
+      .$dynamic(),
 });
 
 export type PaymentRow = typeof payments.$inferSelect;
