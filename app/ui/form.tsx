@@ -23,6 +23,7 @@ import {
   type MessageBook,
 } from "~/platform/forms/form-answer";
 import type { ToastText } from "~/platform/http/toast";
+import { focusInMiddle } from "./focus";
 import { showToast } from "./toast";
 
 /**
@@ -367,7 +368,7 @@ function focusFirstProblem(form: HTMLFormElement | null, issues: FieldIssue[]) {
   if (!form) return;
   for (const { field } of issues) {
     const control = field ? form.elements.namedItem(field) : null;
-    if (control instanceof HTMLElement) return control.focus();
+    if (control instanceof HTMLElement) return focusInMiddle(control);
   }
   form.querySelector<HTMLElement>("[data-form-alert]")?.focus();
 }

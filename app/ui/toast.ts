@@ -82,10 +82,12 @@ function ensureHost(): Host {
   // assistive technology to list, beside the alerts a page has of its own.
   const polite = element("div", "sr-only", { "aria-live": "polite" });
   const assertive = element("div", "sr-only", { "aria-live": "assertive" });
-  // Only the toasts take the pointer: the space between them leaves the page usable.
+  // Only the toasts take the pointer: the space between them leaves the page usable. At the
+  // bottom (the end's corner on wider screens) they never cover the header and its menu, and a
+  // form puts its faulty field in the middle of the screen, clear of them.
   const section = element(
     "section",
-    "pointer-events-none fixed inset-x-4 top-4 z-60 sm:inset-x-auto sm:top-6 sm:left-1/2 sm:w-[356px] sm:-translate-x-1/2",
+    "pointer-events-none fixed inset-x-4 bottom-4 z-60 sm:inset-x-auto sm:right-6 sm:bottom-6 sm:w-[356px]",
     { "aria-label": "Notificaciones" },
   );
   section.hidden = true;

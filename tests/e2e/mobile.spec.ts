@@ -110,3 +110,44 @@ test("signed in, the mobile menu shows the e-mail and 'Cerrar Sesión'", async (
   await menuButton(page).click();
   await expect(menu(page).getByRole("link", { name: "Iniciar Sesión" })).toBeVisible();
 });
+
+test("a form's faulty field is shown clear of the header and of the toast", async ({ page }) => {
+  await openPage(page, "/registro");
+  await page.getByLabel("Email").fill("persona@example.com");
+  await page.getByRole("button", { name: "Crear Cuenta" }).click();
+  const field = page.getByLabel("Contraseña", { exact: true });
+  await expect(field).toBeFocused();
+  const toast = page.locator("[data-toast]").first();
+  await expect(toast).toBeVisible();
+  // The toast slides in and the page scrolls smoothly: read the boxes once both are still.
+  await toast.evaluate((element) =>
+    Promise.all(
+      [...element.getAnimations({ subtree: true }), ...document.getAnimations()].map(
+        (animation) => animation.finished,
+      ),
+    ),
+  );
+  await page.waitForFunction(
+    () =>
+      new Promise((done) => {
+        const before = scrollY;
+        requestAnimationFrame(() => requestAnimationFrame(() => done(scrollY === before)));
+      }),
+  );
+  const header = (await page.locator("header").first().boundingBox())!;
+  const [fieldBox, toastBox] = [(await field.boundingBox())!, (await toast.boundingBox())!];
+  expect(fieldBox.y).toBeGreaterThanOrEqual(header.y + header.height);
+  expect(fieldBox.y + fieldBox.height).toBeLessThanOrEqual(toastBox.y);
+});
+
+test("Mi Cuenta's four tabs fit a 390 px screen", async ({ page }) => {
+  await page.setViewportSize({ width: 390, height: 844 });
+  await createVerifiedCustomer(page);
+  await openPage(page, "/mi-cuenta");
+  const tabs = page.getByRole("tablist", { name: "Secciones de Mi Cuenta" });
+  await expect(tabs.getByRole("tab")).toHaveCount(4);
+  await expect(tabs.getByRole("tab", { name: "Configuración" })).toBeInViewport();
+  expect(await tabs.evaluate((strip) => strip.scrollWidth - strip.clientWidth)).toBeLessThanOrEqual(
+    0,
+  );
+});

@@ -210,3 +210,19 @@ for (const width of [390, 1280]) {
     expect(serious.map((violation) => violation.id)).toEqual([]);
   });
 }
+
+test("a toast leaves the header uncovered, on a phone and on a desktop", async ({
+  page,
+  request,
+}) => {
+  for (const width of [390, 1280]) {
+    await page.setViewportSize({ width, height: 800 });
+    await openHarness(page, request);
+    await show(page, "error", { title: "Error al enviar", description: "Inténtalo de nuevo." });
+    await expect(toasts(page)).toHaveCount(1);
+    const header = (await page.locator("header").boundingBox())!;
+    const toast = (await toasts(page).first().boundingBox())!;
+    expect(toast.y, `${width} px`).toBeGreaterThanOrEqual(header.y + header.height);
+    expect(toast.y + toast.height, `${width} px`).toBeLessThanOrEqual(800);
+  }
+});

@@ -129,7 +129,7 @@ function SectionTabs({ current }: { current: AdminSection }) {
     <nav aria-label="Secciones del panel" className="border-t border-white/10 lg:border-0">
       <ul
         ref={list}
-        className="flex gap-1 overflow-x-auto px-2 py-2 [scrollbar-width:thin] lg:flex-col lg:overflow-visible lg:px-3 lg:py-4"
+        className="scroll-fade-x flex gap-1 overflow-x-auto px-2 py-2 [scrollbar-width:thin] lg:flex-col lg:overflow-visible lg:px-3 lg:py-4 lg:[mask-image:none]"
       >
         {sections.map((tab) => {
           const active = tab.id === current;

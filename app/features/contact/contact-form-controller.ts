@@ -14,6 +14,7 @@ import {
 } from "~/platform/forms/form-answer";
 import { newSubmissionKey } from "~/platform/forms/submission-key";
 import { startHumanCheck } from "~/platform/human-check/human-check-element";
+import { focusInMiddle } from "~/ui/focus";
 import { showToast } from "~/ui/toast";
 import {
   contactMessages,
@@ -218,7 +219,7 @@ function clearIssue(form: HTMLFormElement, name: string) {
 function focusFirstProblem(form: HTMLFormElement, issues: FieldIssue[]) {
   for (const { field } of issues) {
     const control = field ? form.elements.namedItem(field) : null;
-    if (control instanceof HTMLElement) return control.focus();
+    if (control instanceof HTMLElement) return focusInMiddle(control);
   }
   form.querySelector<HTMLElement>("[data-form-alert]")?.focus();
 }

@@ -35,7 +35,7 @@ export function AccountTabs({ active }: { active: AccountTab }) {
       role="tablist"
       aria-label="Secciones de Mi Cuenta"
       onKeyDown={moveFocus}
-      className="mt-8 flex overflow-x-auto border-b border-slate-200 sm:gap-1"
+      className="scroll-fade-x mt-8 flex overflow-x-auto border-b border-slate-200 sm:gap-1"
     >
       {accountTabs.map((tab) => {
         const selected = tab.id === active;
@@ -48,7 +48,7 @@ export function AccountTabs({ active }: { active: AccountTab }) {
             aria-selected={selected}
             aria-controls={selected ? tabPanelId(tab.id) : undefined}
             preventScrollReset
-            className={`-mb-px border-b-2 px-2.5 py-2.5 text-sm font-semibold whitespace-nowrap sm:px-4 ${
+            className={`-mb-px flex-1 border-b-2 px-1 py-2.5 text-center text-sm font-semibold whitespace-nowrap sm:flex-none sm:px-4 ${
               selected
                 ? "border-brand-600 text-brand-700"
                 : "border-transparent text-slate-600 hover:border-slate-300 hover:text-ink"
