@@ -1,4 +1,5 @@
 import type { Route } from "./+types/mi-cuenta";
+import { SecondFactorSection } from "~/features/accounts/second-factor-pages";
 import { AccountPage } from "~/features/customer-area/account-page";
 import { accountOverview } from "~/features/customer-area/account-overview.server";
 import { requireCustomer } from "~/features/identity/session.server";
@@ -17,5 +18,15 @@ export async function loader({ request }: Route.LoaderArgs) {
 }
 
 export default function Account({ loaderData }: Route.ComponentProps) {
-  return <AccountPage overview={loaderData} settings={<AccountDataSection />} />;
+  return (
+    <AccountPage
+      overview={loaderData}
+      settings={
+        <>
+          <SecondFactorSection enabled={loaderData.secondFactor} />
+          <AccountDataSection />
+        </>
+      }
+    />
+  );
 }

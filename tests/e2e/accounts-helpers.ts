@@ -1,4 +1,5 @@
 import { expect, type APIRequestContext, type Browser, type Page } from "@playwright/test";
+import { claimOnce, freshCode, rememberSecret, secretOf } from "../support/totp";
 import { openPage, rememberCookieChoice } from "./fixtures";
 import { linksOfLatestMail } from "./mailbox";
 
@@ -39,13 +40,84 @@ export async function createVerifiedCustomer(page: Page, password = "contraseña
   return { email, password };
 }
 
+export const ADMIN_EMAIL = "admin@verticedigital.es";
+export const ADMIN_PASSWORD = "admin-password-e2e";
+
 /** Signs the administrator of the test server (playwright.config.ts) in at /login on `page`. */
 export async function signInAsAdmin(page: Page) {
-  await openPage(page, "/login");
-  await page.getByLabel("Email").fill("admin@verticedigital.es");
-  await page.getByLabel("Contraseña").fill("admin-password-e2e");
-  await page.getByRole("button", { name: "Iniciar Sesión" }).click();
+  await signInAsStaff(page, ADMIN_EMAIL, ADMIN_PASSWORD);
   await expect(page).toHaveURL(/\/admin$/);
+}
+
+/** An account of the server `page` talks to: tests run more than one server (admin-panel). */
+const accountKey = (page: Page, email: string) => `${new URL(page.url()).port}-${email}`;
+
+/**
+ * Verificación en dos pasos on the security page `page` is on (/admin/seguridad or
+ * /mi-cuenta/seguridad): the password, the secret read as text, a code computed from it, and
+ * the recovery codes shown once. The secret is kept for the run's other workers.
+ */
+export async function enrolSecondFactor(page: Page, email: string, password: string) {
+  await page.getByLabel("Contraseña actual").fill(password);
+  await page.getByRole("button", { name: "Empezar" }).click();
+  const secretText = page.locator("[data-totp-secret]");
+  await expect(secretText).toBeVisible();
+  const secret = ((await secretText.textContent()) ?? "").replace(/\s/g, "");
+  const key = accountKey(page, email);
+  await page.getByLabel("Código de verificación").fill(await freshCode(key, secret));
+  await page.getByRole("button", { name: "Activar" }).click();
+  const list = page.locator("[data-recovery-codes] li");
+  await expect(list).toHaveCount(10);
+  rememberSecret(key, secret);
+  return { secret, recoveryCodes: await list.allTextContents() };
+}
+
+/** The code step after a right password: a fresh code of the account's known secret. */
+export async function passSecondFactor(page: Page, email: string) {
+  await expect(page).toHaveURL(/\/verificacion(\?|$)/);
+  const key = accountKey(page, email);
+  await expect.poll(() => secretOf(key), { timeout: 60_000 }).not.toBeNull();
+  await page.getByLabel("Código de verificación").fill(await freshCode(key, secretOf(key)!));
+  await page.getByRole("button", { name: "Verificar" }).click();
+}
+
+/**
+ * What follows a staff account's right password at /login: its code, or, for an account without
+ * a factor yet (sent to /admin/seguridad), the enrolment (once per run: parallel workers signing
+ * in the same administrator wait for the first one's secret). 'again' when the sign-in must
+ * start again (another worker enrolled meanwhile, which ended this session).
+ */
+export async function afterStaffPassword(
+  page: Page,
+  email: string,
+  password: string,
+): Promise<"signed-in" | "enrolled" | "again"> {
+  await expect(page).toHaveURL(/\/login\/verificacion$|\/admin\/seguridad$/);
+  const key = accountKey(page, email);
+  if (page.url().endsWith("/admin/seguridad")) {
+    if (secretOf(key) === null && claimOnce(`enrolling-${key}`)) {
+      await enrolSecondFactor(page, email, password);
+      await page.getByRole("link", { name: "He guardado los códigos, continuar" }).click();
+      await expect(page).toHaveURL(/\/admin(\?|$)/);
+      return "enrolled";
+    }
+    await expect.poll(() => secretOf(key), { timeout: 60_000 }).not.toBeNull();
+    return "again";
+  }
+  await passSecondFactor(page, email);
+  await expect(page).toHaveURL(/\/admin(\?|$)/);
+  return "signed-in";
+}
+
+/** A staff account's whole sign-in at /login: the password, then the second factor. */
+export async function signInAsStaff(page: Page, email: string, password: string) {
+  for (;;) {
+    await openPage(page, "/login");
+    await page.getByLabel("Email").fill(email);
+    await page.getByLabel("Contraseña").fill(password);
+    await page.getByRole("button", { name: "Iniciar Sesión" }).click();
+    if ((await afterStaffPassword(page, email, password)) !== "again") return;
+  }
 }
 
 /**
@@ -80,4 +152,13 @@ export async function giveStaffRole(
     maxRedirects: 0,
   });
   expect(answer.status(), `${role} given to ${email}`).toBe(302);
+}
+
+/**
+ * A customer's `page` made staff (`giveStaffRole`) must enrol a second factor before any staff
+ * page opens: done here, on /admin/seguridad, with the account's password.
+ */
+export async function enrolStaffOnPage(page: Page, email: string, password: string) {
+  await openPage(page, "/admin/seguridad");
+  await enrolSecondFactor(page, email, password);
 }

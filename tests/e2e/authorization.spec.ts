@@ -6,7 +6,12 @@ import {
 } from "@playwright/test";
 import routes from "../../app/routes";
 import { expressRoutes } from "../../app/platform/http/express-routes";
-import { createVerifiedCustomer, giveStaffRole, signInAsAdmin } from "./accounts-helpers";
+import {
+  createVerifiedCustomer,
+  enrolStaffOnPage,
+  giveStaffRole,
+  signInAsAdmin,
+} from "./accounts-helpers";
 import { expect, test } from "./fixtures";
 import { linksOfLatestMail } from "./mailbox";
 import {
@@ -45,9 +50,12 @@ test.beforeAll(async ({ browser, baseURL }) => {
   const supportPage = await browser.newPage();
   const supportMember = await createVerifiedCustomer(supportPage);
   await giveStaffRole(admin, supportMember.email, "support", baseURL!);
+  // Staff open no staff page before their second factor (decision 044).
+  await enrolStaffOnPage(supportPage, supportMember.email, supportMember.password);
   const financePage = await browser.newPage();
   const financeMember = await createVerifiedCustomer(financePage);
   await giveStaffRole(admin, financeMember.email, "finance", baseURL!);
+  await enrolStaffOnPage(financePage, financeMember.email, financeMember.password);
 
   sessions = {
     anonymous: await contextFor(),

@@ -4,7 +4,7 @@ import { getViewer, requireStaff } from "~/features/identity/session.server";
 import { getConfig } from "~/platform/config.server";
 import { sessions, userRoles } from "~/platform/db/schema";
 import { takeToast } from "~/platform/http/toast.server";
-import { signedInCustomer } from "../support/customer-session";
+import { enrolTotp, signedInCustomer } from "../support/customer-session";
 import { setupTestDatabase } from "../support/test-database";
 
 const database = setupTestDatabase();
@@ -20,11 +20,14 @@ const viewerOf = async (cookie: string) => (await getViewer(requestWith(cookie))
 const sessionsOf = (userId: string) =>
   database.db.select().from(sessions).where(eq(sessions.userId, userId));
 
-/** Moves the session's creation back in time; its sliding expiry is left as a fresh one. */
+/**
+ * Moves the session's creation back in time; its sliding expiry is left as a fresh one, and it
+ * was last used just now (the 30 idle minutes of staff sessions are session-activity.test.ts's).
+ */
 async function ageSession(userId: string, ageMs: number) {
   await database.db
     .update(sessions)
-    .set({ createdAt: new Date(Date.now() - ageMs) })
+    .set({ createdAt: new Date(Date.now() - ageMs), lastSeenAt: new Date() })
     .where(eq(sessions.userId, userId));
 }
 
@@ -121,8 +124,10 @@ describe("the admin guard", () => {
     expect(outcome).toEqual({ location: "/login", toast: "Acceso denegado", signedIn: false });
   });
 
-  it("lets an administrator through", async () => {
-    const { cookie, userId } = await signedInAdmin("admin-guard@example.com");
+  it("lets an administrator with a second factor through", async () => {
+    const admin = await signedInAdmin("admin-guard@example.com");
+    const { userId } = admin;
+    const { cookie } = await enrolTotp(admin.cookie, "contraseña-de-prueba");
     const staff = await requireStaff({
       request: requestWith(cookie, { "Sec-Fetch-Site": "same-origin" }, "/admin"),
       context: { clientAddress: "192.0.2.42" },

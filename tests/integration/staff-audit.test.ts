@@ -1,7 +1,8 @@
 import { randomUUID } from "node:crypto";
 import { and, asc, eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { customerSignIn } from "~/features/accounts/account-actions.server";
+import { adminSignIn, customerSignIn } from "~/features/accounts/account-actions.server";
+import { secondFactorSignIn } from "~/features/accounts/second-factor-sign-in.server";
 import { ensureAdmin } from "~/features/accounts/admin-accounts.server";
 import { adminAction } from "~/features/admin/admin-actions.server";
 import { staffExport } from "~/features/admin/admin-csv.server";
@@ -34,6 +35,7 @@ import {
 } from "../support/customer-session";
 import { paidPurchase } from "../support/paid-purchase";
 import { setupTestDatabase } from "../support/test-database";
+import { totpCode, totpStep } from "../support/totp";
 
 /**
  * Issue 26, item 3: the staff audit log. Every staff action writes one row (who, when, what,
@@ -46,6 +48,7 @@ const saved = { ...process.env };
 const PASSWORD = "contraseña-de-prueba";
 
 let admin: Staff;
+let adminSecret: string;
 let support: Staff;
 let finance: Staff;
 
@@ -55,6 +58,7 @@ async function staffMember(email: string, role: StaffRole, clientAddress: string
       ? await signedInAdmin(email, { password: PASSWORD, clientAddress })
       : await signedInCustomer(email, { clientAddress });
   if (role !== "admin") await database.db.insert(userRoles).values({ userId: made.userId, role });
+  if ("secret" in made && typeof made.secret === "string") adminSecret = made.secret;
   const { viewer } = await partyOf(email, made.cookie);
   return { ...viewer, role, clientAddress, userAgent: `navegador de ${role}` };
 }
@@ -156,7 +160,28 @@ describe("each staff action writes its row", () => {
   it("sign-ins at /login, good and bad, with who and where from", async () => {
     const login = (email: string, password: string, address: string) =>
       adminLoginAnswer(email, password, address);
-    expect((await login(admin.email, PASSWORD, "192.0.2.111")).location).toBe("/admin");
+    // The right password asks for the code; the sign-in is the code's, from the same address.
+    const signInsBefore = (await rowsOf("staff.sign_in")).length;
+    const password = (await adminSignIn({
+      request: formPost("/login", { email: admin.email, password: PASSWORD }),
+      clientAddress: "192.0.2.111",
+    })) as Response;
+    expect(password.headers.get("Location")).toBe("/login/verificacion");
+    expect(await rowsOf("staff.sign_in")).toHaveLength(signInsBefore);
+    const pending = password.headers
+      .getSetCookie()
+      .map((cookie) => cookie.split(";")[0]!)
+      .join("; ");
+    // The next step's code: the enrolment took this step's.
+    const code = totpCode(adminSecret, totpStep() + 1);
+    const coded = (await secondFactorSignIn(
+      {
+        request: formPost("/login/verificacion", { code }, pending),
+        clientAddress: "192.0.2.111",
+      },
+      "staff",
+    )) as Response;
+    expect(coded.headers.get("Location")).toBe("/admin");
     const signIn = await lastOf("staff.sign_in");
     expect(signIn).toMatchObject({
       actorId: admin.id,

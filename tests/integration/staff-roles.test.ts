@@ -23,7 +23,7 @@ import * as ticketRoute from "~/routes/admin-ticket";
 import * as verifactuRoute from "~/routes/admin-verifactu";
 import * as declarationRoute from "~/routes/admin-verifactu-declaracion";
 import * as verifactuExportRoute from "~/routes/admin-verifactu-exportar";
-import { formPost, signedInAdmin, signedInCustomer } from "../support/customer-session";
+import { enrolTotp, formPost, signedInAdmin, signedInCustomer } from "../support/customer-session";
 import { setupTestDatabase } from "../support/test-database";
 
 /**
@@ -119,7 +119,8 @@ beforeAll(async () => {
       clientAddress: `192.0.2.${80 + index}`,
     });
     await database.db.insert(userRoles).values({ userId: made.userId, role });
-    cookies[role] = made.cookie;
+    // Staff open no staff page without a second factor (decision 044).
+    cookies[role] = (await enrolTotp(made.cookie, "contraseña-de-prueba")).cookie;
   }
   customerId = (
     await signedInCustomer("cliente-roles@example.com", { clientAddress: "192.0.2.85" })

@@ -7,6 +7,7 @@ import { getViewer, type Viewer } from "~/features/identity/session.server";
 import { getConfig } from "~/platform/config.server";
 import { getDb } from "~/platform/db/database.server";
 import { users } from "~/platform/db/schema";
+import { totpCode } from "./totp";
 
 /** A form post as the browser sends it: from this site, with the session cookie if any. */
 export function formPost(path: string, fields: Record<string, string>, cookie = "") {
@@ -69,18 +70,50 @@ function sessionCookieOf(signedIn: Response): string {
     .split(";")[0]!;
 }
 
-/** Makes an administrator (as ADMIN_EMAIL does at start) and signs them in through /login. */
+/**
+ * Makes an administrator (as ADMIN_EMAIL does at start) and signs them in through /login; staff
+ * open no staff page without a second factor (decision 044), so a TOTP is enrolled on the way
+ * (`secondFactor: false` leaves the account without one).
+ */
 export async function signedInAdmin(
   email: string,
-  { password = `Adm-${randomBytes(12).toString("hex")}`, clientAddress = "192.0.2.50" } = {},
-): Promise<{ cookie: string; userId: string }> {
+  {
+    password = `Adm-${randomBytes(12).toString("hex")}`,
+    clientAddress = "192.0.2.50",
+    secondFactor = true,
+  } = {},
+): Promise<{ cookie: string; userId: string; secret?: string }> {
   await ensureAdmin(await getAuth(), getDb(), email, password);
   const signedIn = (await adminSignIn({
     request: formPost("/login", { email, password }),
     clientAddress,
   })) as Response;
   const [user] = await getDb().select().from(users).where(eq(users.email, email));
-  return { cookie: sessionCookieOf(signedIn), userId: user!.id };
+  const cookie = sessionCookieOf(signedIn);
+  if (!secondFactor) return { cookie, userId: user!.id };
+  return { ...(await enrolTotp(cookie, password)), userId: user!.id };
+}
+
+/**
+ * A TOTP enrolled for the account signed in with `cookie`, through Better Auth's plugin as the
+ * security page does; the confirming code is computed from the secret (tests/support/totp.ts).
+ * Returns the new session's cookie (the enrolment replaces the session) and the secret.
+ */
+export async function enrolTotp(cookie: string, password: string) {
+  const auth = await getAuth();
+  const headers = new Headers({ Cookie: cookie });
+  const started = await auth.api.enableTwoFactor({ body: { password, method: "totp" }, headers });
+  if (started.method !== "totp") throw new Error("no TOTP enrolment");
+  const secret = new URL(started.totpURI).searchParams.get("secret")!;
+  const confirmed = await auth.api.verifyTOTP({
+    body: { code: totpCode(secret) },
+    headers,
+    returnHeaders: true,
+  });
+  const next = confirmed.headers
+    .getSetCookie()
+    .find((value) => value.includes("session_token=") && !value.includes("Max-Age=0"));
+  return { cookie: next!.split(";")[0]!, secret };
 }
 
 /** A sign-in at /login from `clientAddress`: its status, and where a redirect sends the visitor. */

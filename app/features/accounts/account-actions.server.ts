@@ -40,6 +40,8 @@ import {
   staffRoleOf,
   type Viewer,
 } from "~/features/identity/session.server";
+import { hasSecondFactor } from "~/features/identity/second-factor.server";
+import { accountIdOf, toSecondFactor } from "./second-factor-sign-in.server";
 import { auditSignIn, type SignInFailure } from "./staff-sign-ins.server";
 
 export const VERIFY_CALLBACK = "/verificar-email";
@@ -109,6 +111,8 @@ export async function signUp({ request, clientAddress }: ActionInput) {
 
 type SignInOutcome =
   | { ok: true; headers: Headers; userId: string; token: string; email: string }
+  /** The password was right; the account's second factor is still to come (decision 044). */
+  | { ok: "second-factor"; headers: Headers; userId: string; email: string }
   | {
       ok: false;
       response: ReturnType<typeof refuse>;
@@ -135,6 +139,19 @@ async function signInWithPassword(
       headers: request.headers,
       returnHeaders: true,
     });
+    // An account with a TOTP: Better Auth made no session, only its signed challenge cookie.
+    // The failures are forgotten only once the code is right too: wrong codes after a right
+    // password keep adding up (second-factor-sign-in.server.ts).
+    if ("twoFactorRedirect" in response) {
+      const userId = await accountIdOf(email);
+      if (userId) return { ok: "second-factor", headers, userId, email };
+      throw new Error("a second-factor challenge for an address without an account");
+    }
+    // A factor Better Auth's challenge does not know (a passkey): the session is not given.
+    if (await hasSecondFactor(response.user.id)) {
+      await revokeSessionToken(response.token);
+      return { ok: "second-factor", headers: new Headers(), userId: response.user.id, email };
+    }
     await clearSignInFailures({ clientAddress, email });
     return { ok: true, headers, userId: response.user.id, token: response.token, email };
   } catch (error) {
@@ -180,6 +197,7 @@ async function signInWithPassword(
  */
 export async function customerSignIn(input: ActionInput) {
   const outcome = await signInWithPassword(input, "wrongCredentials");
+  if (outcome.ok === "second-factor") return toSecondFactor(input, "customers", outcome);
   await auditSignIn(input, "customer", outcome);
   if (!outcome.ok) return outcome.response;
   const kept = await takeReturnPath(input.request);
@@ -195,13 +213,14 @@ export async function customerSignIn(input: ActionInput) {
 export async function adminSignIn(input: ActionInput) {
   const outcome = await signInWithPassword(input, "adminWrongCredentials");
   if (outcome.ok && !(await staffRoleOf(outcome.userId))) {
-    await revokeSessionToken(outcome.token);
+    if (outcome.ok === true) await revokeSessionToken(outcome.token);
     await auditSignIn(input, "staff", {
       ok: false,
       failure: { email: outcome.email, reason: "not_staff" },
     });
     return fail("adminDenied", 403);
   }
+  if (outcome.ok === "second-factor") return toSecondFactor(input, "staff", outcome);
   await auditSignIn(input, "staff", outcome);
   if (!outcome.ok) return outcome.response;
   return redirectWithToast(

@@ -12,7 +12,8 @@ import {
 } from "~/platform/security/rate-limit.server";
 
 /** Abuse limits of the account actions: per client address and per account (e-mail). */
-export type AccountAction = "sign-in" | "sign-up" | "reset" | "new-password" | "resend";
+export type AccountAction =
+  "sign-in" | "second-factor" | "sign-up" | "reset" | "new-password" | "resend";
 
 /**
  * The new-password form names no account, only the mailed token: it is limited per address.
@@ -22,6 +23,8 @@ export type AccountAction = "sign-in" | "sign-up" | "reset" | "new-password" | "
 const perAccount: Record<Exclude<AccountAction, "new-password">, RateLimitRule> = {
   // The 11th password for one account from one client within a minute is refused.
   "sign-in": { limit: 10, windowMs: 60_000 },
+  // The code after the password (decision 044): as many as passwords, and the same back-off.
+  "second-factor": { limit: 10, windowMs: 60_000 },
   "sign-up": { limit: 3, windowMs: 60 * 60_000 },
   reset: { limit: 3, windowMs: 15 * 60_000 },
   resend: { limit: 3, windowMs: 15 * 60_000 },
@@ -44,13 +47,14 @@ export async function checkAccountLimits(
   if (!byAddress.allowed) return byAddress.retryAfterSeconds;
   if (email && action !== "new-password") {
     const key =
-      action === "sign-in"
+      action === "sign-in" || action === "second-factor"
         ? `${action}:account:${email}:ip:${visitorKey(clientAddress)}`
         : `${action}:account:${email}`;
     const byAccount = await hitRateLimit(db, key, perAccount[action]);
     if (!byAccount.allowed) return byAccount.retryAfterSeconds;
   }
-  if (action !== "sign-in") return undefined;
+  // A wrong code counts as a wrong password (recordSignInFailure): both steps back off together.
+  if (action !== "sign-in" && action !== "second-factor") return undefined;
   const wait = await backoffWait(db, failureCounters({ clientAddress, email }));
   if (wait === undefined && email) await slowDownGuessedAccount(email);
   return wait;

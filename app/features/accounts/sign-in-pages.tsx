@@ -3,6 +3,7 @@ import type { adminSignIn, customerSignIn } from "./account-actions.server";
 import type { DataOf } from "./account-pages.server";
 import { accountMessages, signInSchema } from "./account-schemas";
 import { AccountCard, AccountLink, EmailField, SubmitButton } from "./account-ui";
+import { PasskeySignIn } from "./security-sections";
 
 type SignInAnswer = DataOf<typeof customerSignIn | typeof adminSignIn> | undefined;
 
@@ -76,6 +77,7 @@ export function SignInPage({
   return (
     <AccountCard title={title} subtitle={subtitle}>
       <SignInForm {...form} answer={answer} />
+      <PasskeySignIn door={audience} />
       {audience === "customers" ? (
         <p className="mt-6 text-center text-sm text-slate-600">
           ¿No tienes cuenta?{" "}

@@ -1,6 +1,7 @@
 import { and, eq, isNotNull, isNull, sql } from "drizzle-orm";
 import { recordStaffAction } from "~/features/audit/audit.server";
 import { requireCapability, type Staff } from "~/features/identity/session.server";
+import { removeSecondFactor } from "~/features/identity/second-factor.server";
 import { isStaffRole, type StaffCapability } from "~/features/identity/staff-roles";
 import { getDb } from "~/platform/db/database.server";
 import { contactInquiries } from "~/platform/db/schema";
@@ -19,12 +20,15 @@ const intentCapabilities = new Map<string, StaffCapability>([
   ["inquiry-handled", "enquiries.handle"],
   ["inquiry-pending", "enquiries.handle"],
   ["set-role", "roles.manage"],
+  ["reset-second-factor", "factors.reset"],
 ]);
 
 /** HTTP status of each refusal: a missing row is 404, a rule that says no is 409. */
 const refusalStatus: Partial<Record<AdminMessage, number>> = {
   inquiryNotFound: 404,
   userNotFound: 404,
+  noSecondFactor: 404,
+  ownSecondFactor: 409,
   lastAdmin: 409,
   ownRole: 409,
   unverifiedStaff: 409,
@@ -70,6 +74,14 @@ export async function adminAction(request: Request, staff: Staff) {
         if (!change.ok) return refuse(change.reason);
         return redirectWithToast(back, { kind: "success", ...adminMessages.roleChanged });
       }
+      case "reset-second-factor": {
+        const userId = form.userId ?? "";
+        if (!USER_ID.test(userId)) return refuse("invalidRequest");
+        if (form.confirm !== "yes") return refuse("confirmSecondFactorReset");
+        if (userId === staff.id) return refuse("ownSecondFactor");
+        if (!(await resetSecondFactor(staff, userId))) return refuse("noSecondFactor");
+        return redirectWithToast(back, { kind: "success", ...adminMessages.secondFactorReset });
+      }
       default:
         return refuse("invalidRequest");
     }
@@ -77,6 +89,24 @@ export async function adminAction(request: Request, staff: Staff) {
     getLogger().error({ err: error }, "an admin panel change failed");
     return refuse("saveFailed");
   }
+}
+
+/**
+ * Another account's lost second factor, reset by an administrator (decision 044): its TOTP and
+ * recovery codes go and its sessions end, with the audit row, in one transaction. False when
+ * the account had none (or does not exist).
+ */
+async function resetSecondFactor(staff: Staff, userId: string): Promise<boolean> {
+  return getDb().transaction(async (tx) => {
+    if (!(await removeSecondFactor(tx, userId))) return false;
+    await recordStaffAction(tx, {
+      actor: staff,
+      action: "factor.reset",
+      target: userId,
+      details: { factor: "totp" },
+    });
+    return true;
+  });
 }
 
 /**

@@ -29,6 +29,22 @@ export const adminMessages = {
     title: "La cuenta no tiene el email verificado",
     description: "Solo una cuenta con el email verificado puede tener un rol del equipo.",
   },
+  secondFactorReset: {
+    title: "Verificación en dos pasos restablecida",
+    description: "La cuenta deberá configurarla de nuevo al iniciar sesión.",
+  },
+  confirmSecondFactorReset: {
+    title: "Confirma el restablecimiento",
+    description: "Marca la casilla de confirmación para restablecer la verificación en dos pasos.",
+  },
+  ownSecondFactor: {
+    title: "No puedes restablecer tu propia verificación",
+    description: "Pide a otro administrador que lo haga, o usa un código de recuperación.",
+  },
+  noSecondFactor: {
+    title: "La cuenta no tiene verificación en dos pasos",
+    description: "No hay nada que restablecer. Actualiza la lista.",
+  },
   invalidRequest: {
     title: "Solicitud no válida",
     description: "Actualiza la página e inténtalo de nuevo.",

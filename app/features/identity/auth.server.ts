@@ -3,10 +3,19 @@ import { eq } from "drizzle-orm";
 import { getConfig, type AppConfig } from "~/platform/config.server";
 import type { Database } from "~/platform/db/client.server";
 import { getDb } from "~/platform/db/database.server";
-import { accounts, profiles, sessions, users, verifications } from "~/platform/db/schema";
+import {
+  accounts,
+  profiles,
+  passkeys,
+  sessions,
+  twoFactors,
+  users,
+  verifications,
+} from "~/platform/db/schema";
 import { getMailWorker } from "~/platform/mail/mailer.server";
 import { enqueueMails, type OutgoingMail } from "~/platform/mail/outbox.server";
 import { passwordResetMail, verificationMail } from "./auth-mails.server";
+import { passkeyPlugin } from "./passkey-plugin.server";
 import { PASSWORD_LIMITS } from "./identity-rules";
 import { rememberVerification, verificationLinkHook } from "./verification-link.server";
 
@@ -22,6 +31,23 @@ export const SESSION_DAYS = 7;
  */
 export const SESSION_ABSOLUTE_LIFETIME_MS = { any: 30 * 24 * 60 * 60_000, admin: 12 * 60 * 60_000 };
 
+/**
+ * Better Auth's two-factor plugin (decision 044): TOTP of RFC 6238 (6 digits, 30-second steps,
+ * ±1 step accepted) and 10 single-use recovery codes, encrypted with the auth secret. Its own
+ * account lockout is off: failed codes back off like passwords, per account and client
+ * (accounts/rate-limits.server.ts, decision 036), so a guesser cannot lock the owner out. A
+ * challenge still ends after 5 wrong codes or 10 minutes (the password is asked again). No
+ * "trusted device": every staff sign-in asks for the second factor.
+ */
+const SECOND_FACTOR_OPTIONS = (issuer: string) =>
+  ({
+    issuer,
+    totpOptions: { digits: 6, period: 30 },
+    backupCodeOptions: { amount: 10, length: 10, storeBackupCodes: "encrypted" },
+    twoFactorCookieMaxAge: 10 * 60,
+    accountLockout: { enabled: false },
+  }) as const;
+
 const COOKIE_PREFIX = "vd";
 const SESSION_COOKIE = new RegExp(`(?:^|;\\s*)(?:__Secure-)?${COOKIE_PREFIX}\\.session_token=`);
 
@@ -36,11 +62,14 @@ export function hasSessionCookie(request: Request): boolean {
  * server is ready.
  */
 export async function createAuth(db: Database, config: AppConfig) {
-  const [{ betterAuth }, { drizzleAdapter }, afterVerificationLink] = await Promise.all([
-    import("better-auth"),
-    import("better-auth/adapters/drizzle"),
-    verificationLinkHook(),
-  ]);
+  const [{ betterAuth }, { drizzleAdapter }, { twoFactor }, passkey, afterVerificationLink] =
+    await Promise.all([
+      import("better-auth"),
+      import("better-auth/adapters/drizzle"),
+      import("better-auth/plugins/two-factor"),
+      passkeyPlugin(config),
+      verificationLinkHook(),
+    ]);
   const mailContext = { brandName: config.company.brandName, siteUrl: config.siteUrl };
   const queue = async (mail: OutgoingMail) => {
     await enqueueMails(db, [mail]);
@@ -55,8 +84,16 @@ export async function createAuth(db: Database, config: AppConfig) {
     telemetry: { enabled: false },
     database: drizzleAdapter(db, {
       provider: "pg",
-      schema: { user: users, session: sessions, account: accounts, verification: verifications },
+      schema: {
+        user: users,
+        session: sessions,
+        account: accounts,
+        verification: verifications,
+        twoFactor: twoFactors,
+        passkey: passkeys,
+      },
     }),
+    plugins: [twoFactor(SECOND_FACTOR_OPTIONS(config.company.brandName)), passkey],
     emailAndPassword: {
       enabled: true,
       requireEmailVerification: true,
@@ -83,7 +120,12 @@ export async function createAuth(db: Database, config: AppConfig) {
       },
     },
     hooks: { after: afterVerificationLink },
-    session: { expiresIn: SESSION_DAYS * 24 * 60 * 60, updateAge: 24 * 60 * 60 },
+    session: {
+      expiresIn: SESSION_DAYS * 24 * 60 * 60,
+      updateAge: 24 * 60 * 60,
+      // Read with every session (no second query); written by session-activity.server.ts.
+      additionalFields: { lastSeenAt: { type: "date", required: false, input: false } },
+    },
     // Its HTTP endpoints are not exposed except the two mailed links; every form goes through
     // our actions, which apply the database rate limits of rate-limits.server.ts.
     rateLimit: { enabled: false },

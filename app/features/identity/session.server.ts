@@ -7,6 +7,13 @@ import { redirectWithToast } from "~/platform/http/toast.server";
 import { safeReturnPath, withReturnPath } from "./return-path";
 import { getAuth, hasSessionCookie, SESSION_ABSOLUTE_LIFETIME_MS } from "./auth.server";
 import { identityMessages } from "./identity-rules";
+import {
+  idleFor,
+  noteSessionActivity,
+  STAFF_IDLE_LIMIT_MS,
+  type SessionTimes,
+} from "./session-activity.server";
+import { hasSecondFactor } from "./second-factor.server";
 import { isStaffRole, staffCan, type StaffCapability, type StaffRole } from "./staff-roles";
 
 /** What pages may know about the signed-in visitor. */
@@ -20,14 +27,15 @@ export type Viewer = { id: string; email: string; emailVerified: boolean; create
  */
 export async function getViewer(
   request: Request,
-): Promise<{ viewer: Viewer | null; headers: Headers }> {
+): Promise<{ viewer: Viewer | null; headers: Headers; ended?: true }> {
   if (!hasSessionCookie(request)) return { viewer: null, headers: new Headers() };
   // While the database is away a signed-in page is in maintenance (503), not signed out.
   const { headers, response } = await unlessDatabaseAway(async () =>
     (await getAuth()).api.getSession({ headers: request.headers, returnHeaders: true }),
   );
-  if (response && (await outlived(response.session.createdAt, response.user.id)))
-    return { viewer: null, headers: await signOutHeaders(request) };
+  if (response && (await outlived(response.session, response.user.id)))
+    return { viewer: null, headers: await signOutHeaders(request), ended: true };
+  if (response) await noteSessionActivity(response.session);
   const user = response?.user;
   return {
     viewer: user
@@ -44,12 +52,15 @@ export async function getViewer(
 
 /**
  * Renewal keeps an active session alive, so the age since sign-in is checked on every read:
- * 30 days for anyone, 12 hours for staff of any role (the role is looked up only past that).
+ * 30 days for anyone, 12 hours for staff of any role; and a staff session unused for 30
+ * minutes ends too (decision 045). The role is looked up only past a staff limit.
  */
-async function outlived(createdAt: Date | string, userId: string): Promise<boolean> {
-  const age = Date.now() - new Date(createdAt).getTime();
+async function outlived(session: SessionTimes, userId: string): Promise<boolean> {
+  const age = Date.now() - new Date(session.createdAt).getTime();
   if (age > SESSION_ABSOLUTE_LIFETIME_MS.any) return true;
-  return age > SESSION_ABSOLUTE_LIFETIME_MS.admin && (await staffRoleOf(userId)) !== null;
+  const pastStaffLimit =
+    age > SESSION_ABSOLUTE_LIFETIME_MS.admin || idleFor(session) > STAFF_IDLE_LIMIT_MS;
+  return pastStaffLimit && (await staffRoleOf(userId)) !== null;
 }
 
 /**
@@ -95,19 +106,46 @@ export type StaffRequest = { request: Request; context: { clientAddress: string 
  * a staff role goes there with 'Acceso denegado', and is ended on the server (the spec's rule)
  * only when the request is a navigation within this site (`Sec-Fetch-Site: same-origin`). A
  * missing header, another site's link (cross-site, same-site) or a link opened from a mail or
- * chat application (`none`) never signs anyone out: anyone can send those. A staff member whose
- * role lacks the capability gets 403 (decision 043), before anything is read.
+ * chat application (`none`) never signs anyone out: anyone can send those. A staff account
+ * without a second factor goes to /admin/seguridad to enrol one (decision 044). A staff member
+ * whose role lacks the capability gets 403 (decision 043), before anything is read.
  */
 export async function requireStaff(
-  { request, context }: StaffRequest,
+  args: StaffRequest,
   capability?: StaffCapability,
 ): Promise<Staff> {
-  const { viewer } = await getViewer(request);
-  if (!viewer) {
-    throw await redirectWithToast("/login", {
-      kind: "error",
-      ...identityMessages.adminSessionRequired,
+  const staff = await requireStaffEnrolling(args);
+  // A staff account without a second factor opens no staff page, download or post: it is sent
+  // to enrol one first (decision 044), whatever it asked for.
+  if (!(await hasSecondFactor(staff.id))) {
+    throw await redirectWithToast(SECOND_FACTOR_ENROLMENT_PATH, {
+      kind: "info",
+      ...identityMessages.secondFactorRequired,
     });
+  }
+  if (capability) requireCapability(staff, capability);
+  return staff;
+}
+
+/** Where a staff account enrols its second factor: the one staff page open without one. */
+export const SECOND_FACTOR_ENROLMENT_PATH = "/admin/seguridad";
+
+/**
+ * `requireStaff` without the second factor: only for the page where staff enrol it
+ * (/admin/seguridad). Everything else of the staff calls `requireStaff`.
+ */
+export async function requireStaffEnrolling({ request, context }: StaffRequest): Promise<Staff> {
+  const { viewer, headers: ending, ended } = await getViewer(request);
+  if (!viewer) {
+    // A session that just ended (idle 30 minutes, or 12 hours old) says so, and drops its cookie.
+    throw await redirectWithToast(
+      "/login",
+      {
+        kind: "error",
+        ...identityMessages[ended ? "staffSessionEnded" : "adminSessionRequired"],
+      },
+      { headers: ended ? ending : undefined },
+    );
   }
   const role = await staffRoleOf(viewer.id);
   if (!role) {
@@ -119,14 +157,12 @@ export async function requireStaff(
       { headers },
     );
   }
-  const staff: Staff = {
+  return {
     ...viewer,
     role,
     clientAddress: context.clientAddress,
     userAgent: request.headers.get("User-Agent"),
   };
-  if (capability) requireCapability(staff, capability);
-  return staff;
 }
 
 /**

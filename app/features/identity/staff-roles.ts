@@ -74,6 +74,8 @@ export const staffCapabilities = {
   "users.export": adminOnly,
   /** Give or take a staff role. */
   "roles.manage": adminOnly,
+  /** Reset another account's second factor, when its owner lost it (decision 044). */
+  "factors.reset": adminOnly,
   /** Auditoría: the staff audit log and its CSV. */
   "audit.view": adminOnly,
 } as const satisfies Record<string, readonly StaffRole[]>;

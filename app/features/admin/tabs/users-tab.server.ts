@@ -67,6 +67,8 @@ function userRows(db: Database, filter: SQL | undefined, { limit, offset }: Page
       createdAt: users.createdAt,
       /** The staff role; null for a customer. */
       role: userRoles.role,
+      /** A confirmed second factor (decision 044): an administrator may reset it. */
+      twoFactorEnabled: users.twoFactorEnabled,
     })
     .from(users)
     .leftJoin(profiles, eq(profiles.id, users.id))

@@ -1,4 +1,4 @@
-import { UserCog } from "lucide-react";
+import { ShieldOff, UserCog } from "lucide-react";
 import { Form, useNavigation } from "react-router";
 import { accountRoleLabel, staffRoleLabels, staffRoles } from "~/features/identity/staff-roles";
 import { buttonClasses } from "~/ui/button";
@@ -56,6 +56,43 @@ function RoleChange({ user, busy }: { user: UserRow; busy: boolean }) {
   );
 }
 
+/**
+ * 'Restablecer verificación': for an account whose owner lost their second factor (decision
+ * 044). Its factor and sessions go; the owner enrols a new one at their next sign-in. Never
+ * one's own (the server refuses it too): that takes a recovery code or another administrator.
+ */
+function SecondFactorReset({ user, busy }: { user: UserRow; busy: boolean }) {
+  return (
+    <details className="text-sm">
+      <summary className="cursor-pointer font-semibold whitespace-nowrap text-brand-700">
+        Restablecer verificación<span className="sr-only"> en dos pasos de {user.email}</span>
+      </summary>
+      <Form method="post" className="mt-2 w-64 space-y-2">
+        <input type="hidden" name="intent" value="reset-second-factor" />
+        <input type="hidden" name="userId" value={user.id} />
+        <p className="text-slate-600">
+          Se cerrarán sus sesiones y tendrá que configurar de nuevo la verificación en dos pasos.
+          Comprueba antes su identidad por otro medio que no sea el email.
+        </p>
+        <Checkbox
+          name="confirm"
+          value="yes"
+          required
+          label={`Confirmo el restablecimiento de ${user.email}.`}
+        />
+        <button
+          type="submit"
+          disabled={busy}
+          className={buttonClasses({ variant: "secondary", size: "sm" })}
+        >
+          <ShieldOff className="size-4" aria-hidden />
+          Restablecer
+        </button>
+      </Form>
+    </details>
+  );
+}
+
 function userColumns(
   selfId: string,
   changing: FormDataEntryValue | null | undefined,
@@ -67,6 +104,7 @@ function userColumns(
       cell: (user) => <PersonCell main={<EmailText email={user.email} />} under={user.fullName} />,
     },
     { header: "Verificado", className: fit, cell: (user) => (user.emailVerified ? "Sí" : "No") },
+    { header: "2 pasos", className: fit, cell: (user) => (user.twoFactorEnabled ? "Sí" : "No") },
     {
       header: "Rol",
       className: fit,
@@ -84,7 +122,12 @@ function userColumns(
           // The server never lets staff change their own role.
           <span className="text-slate-600">Tu cuenta</span>
         ) : (
-          <RoleChange user={user} busy={changing === user.id} />
+          <div className="space-y-1">
+            <RoleChange user={user} busy={changing === user.id} />
+            {user.twoFactorEnabled ? (
+              <SecondFactorReset user={user} busy={changing === user.id} />
+            ) : null}
+          </div>
         ),
     },
   ];
