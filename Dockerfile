@@ -18,7 +18,15 @@ RUN npm run build
 FROM ${NODE_IMAGE} AS prod-deps
 WORKDIR /app
 COPY package.json package-lock.json .npmrc ./
-RUN npm ci --omit=dev --no-audit --no-fund && npm cache clean --force
+# SENTRY=1: error reporting with the official SDK (SENTRY_DSN), about 95 MB, so only on request
+# (decision 049); the version is the one package-lock.json pins for the tests.
+ARG SENTRY=0
+RUN npm ci --omit=dev --no-audit --no-fund && \
+    if [ "$SENTRY" = 1 ]; then \
+      npm install --no-save --omit=dev --no-audit --no-fund \
+        "@sentry/node@$(node -p "require('./package-lock.json').packages['node_modules/@sentry/node'].version")"; \
+    fi && \
+    npm cache clean --force
 
 FROM ${NODE_IMAGE} AS runtime
 ENV NODE_ENV=production \

@@ -115,6 +115,9 @@ const envSchema = z.object({
   SITE_URL: optionalText.pipe(z.url({ protocol: /^https?$/ }).optional()),
   DATABASE_URL: optionalText.pipe(z.url({ protocol: /^postgres(ql)?$/ }).optional()),
   DATA_DIR: z.string().trim().min(1).default("./data"),
+  /** The embedded database's daily backups (decision 047): a folder, or `off`. */
+  BACKUP_DIR: optionalText,
+  BACKUP_KEEP: z.coerce.number().int().min(1).max(1000).default(14),
   AUTH_SECRET: optionalText.pipe(
     z.string().min(32, "debe tener al menos 32 caracteres").optional(),
   ),
@@ -136,6 +139,22 @@ const envSchema = z.object({
   CONTACT_CONFIRMATIONS_PER_HOUR: z.coerce.number().int().min(1).default(200),
   AUTH_ADDRESS_RATE_LIMIT: z.coerce.number().int().min(1).default(30),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
+  /** Prometheus metrics (decision 049): their own listener, off unless a port is given… */
+  METRICS_PORT: z.preprocess(
+    (value) => (typeof value === "string" && value.trim() === "" ? undefined : value),
+    port.optional(),
+  ),
+  METRICS_HOST: z.string().trim().min(1).default("127.0.0.1"),
+  /** …and/or a bearer token, which also opens GET /metrics on the site's port. */
+  METRICS_TOKEN: optionalText.pipe(
+    z
+      .string()
+      .min(32, "debe tener al menos 32 caracteres")
+      .regex(/^[\x21-\x7E]+$/, "solo caracteres imprimibles sin espacios")
+      .optional(),
+  ),
+  /** Errors reported to Sentry (or a compatible service) with @sentry/node; unset: none. */
+  SENTRY_DSN: optionalText.pipe(z.url({ protocol: /^https?$/ }).optional()),
   BRAND_NAME: z.string().trim().min(1).default("Vértice Digital"),
   COMPANY_LEGAL_NAME: z.string().trim().min(1).default("Vértice Digital Servicios S.L."),
   COMPANY_TAX_ID: z.string().trim().min(1).default("B00000000"),
@@ -191,6 +210,7 @@ function buildConfig(env: Env, source: NodeJS.ProcessEnv) {
     siteUrl,
     databaseUrl: env.DATABASE_URL,
     dataDir,
+    backup: backupSettings(env, dataDir),
     authSecret: env.AUTH_SECRET ?? (isProduction ? "" : localSecret(dataDir, "auth-secret")),
     smtpUrl: env.SMTP_URL,
     mailFrom: env.MAIL_FROM ?? `${env.BRAND_NAME} <${env.CONTACT_EMAIL}>`,
@@ -215,6 +235,14 @@ function buildConfig(env: Env, source: NodeJS.ProcessEnv) {
         : [],
     trustProxy: env.TRUST_PROXY,
     logLevel: env.LOG_LEVEL,
+    /** Off when neither a port nor a token is given: nothing answers /metrics. */
+    metrics: {
+      port: env.METRICS_PORT,
+      host: env.METRICS_HOST,
+      token: env.METRICS_TOKEN,
+      enabled: env.METRICS_PORT !== undefined || env.METRICS_TOKEN !== undefined,
+    },
+    sentryDsn: env.SENTRY_DSN,
     /** Enquiries allowed per client address in 10 minutes. */
     contactRateLimit: env.CONTACT_RATE_LIMIT,
     /** Enquiry confirmations mailed to one visitor address in 24 hours (more are not sent). */
@@ -240,6 +268,46 @@ function buildConfig(env: Env, source: NodeJS.ProcessEnv) {
       contactEmail: env.CONTACT_EMAIL,
       siteUrl,
     },
+  };
+}
+
+/** 127.0.0.1 and the rest of 127/8, ::1 and localhost: reachable from this machine only. */
+function isLoopback(host: string): boolean {
+  return host === "localhost" || host === "::1" || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host);
+}
+
+type BackupEnv = Pick<Env, "BACKUP_DIR" | "BACKUP_KEEP">;
+
+function backupSettings(env: BackupEnv, dataDir: string) {
+  return {
+    /** Where the embedded database's daily backups go; undefined: none (BACKUP_DIR=off). */
+    dir:
+      env.BACKUP_DIR === "off"
+        ? undefined
+        : path.resolve(env.BACKUP_DIR ?? path.join(dataDir, "backups")),
+    /** How many of them are kept, newest first. */
+    keep: env.BACKUP_KEEP,
+  };
+}
+
+/**
+ * What `npm run db:backup` and `db:restore` need (DATA_DIR, DATABASE_URL, BACKUP_*), parsed
+ * alone: they run beside a production server without its secrets, and must not generate local
+ * ones into the DATA_DIR they copy or restore into (as getConfig does outside production).
+ */
+export function parseBackupConfig(source: NodeJS.ProcessEnv) {
+  const result = envSchema
+    .pick({ DATA_DIR: true, DATABASE_URL: true, BACKUP_DIR: true, BACKUP_KEEP: true })
+    .safeParse(source);
+  if (!result.success) {
+    const lines = result.error.issues.map((issue) => `${issue.path.join(".")}: ${issue.message}`);
+    throw new ConfigError(`Configuración inválida: ${lines.join("; ")}`);
+  }
+  const dataDir = path.resolve(result.data.DATA_DIR);
+  return {
+    dataDir,
+    databaseUrl: result.data.DATABASE_URL,
+    backup: backupSettings(result.data, dataDir),
   };
 }
 
@@ -279,6 +347,10 @@ function productionProblems(env: Env): string[] {
     problems.push("VERIFACTU_CERT_PASSWORD: obligatorio cuando VERIFACTU_CERT_FILE está definido");
   if (env.ADMIN_EMAIL && !env.ADMIN_PASSWORD)
     problems.push("ADMIN_PASSWORD: obligatorio cuando ADMIN_EMAIL está definido");
+  if (env.METRICS_PORT !== undefined && !env.METRICS_TOKEN && !isLoopback(env.METRICS_HOST))
+    problems.push(
+      "METRICS_TOKEN: obligatorio en producción cuando METRICS_HOST no es una dirección local (las métricas no pueden quedar abiertas a cualquiera que alcance el puerto); o escucha en 127.0.0.1",
+    );
   return problems;
 }
 
@@ -291,6 +363,8 @@ export function parseConfig(source: NodeJS.ProcessEnv): AppConfig {
     throw new ConfigError(`Configuración inválida: ${lines.join("; ")}`);
   }
   const problems = productionProblems(result.data);
+  if (result.data.METRICS_PORT === result.data.PORT)
+    problems.push("METRICS_PORT: debe ser distinto de PORT (las métricas no se sirven al público)");
   if (problems.length > 0) throw new ConfigError(`Configuración inválida: ${problems.join("; ")}`);
   return buildConfig(result.data, source);
 }

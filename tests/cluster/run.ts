@@ -6,6 +6,7 @@
  *                                      limits, outbox, webhooks, page cache; webhook storm; SMTP down
  *   tsx tests/cluster/run.ts faults    SIGTERM under load; PostgreSQL restarted under load
  *   tsx tests/cluster/run.ts hostile   hostile input through nginx to the build (hostile-suite.ts)
+ *   tsx tests/cluster/run.ts restore   backups restored for real: pgBackRest and PGlite (restore-suite.ts)
  *   tsx tests/cluster/run.ts all       cluster and faults (sigterm or postgres: that fault alone)
  *
  * Each suite prints its figures; any failed check ends the run with exit code 1.
@@ -14,6 +15,7 @@ import { clusterSuite } from "./cluster-suite";
 import { figures, log, prepareBuild, removeFolder, tally } from "./harness";
 import { hostileSuite } from "./hostile-suite";
 import { postgresRestartSuite } from "./postgres-restart-suite";
+import { embeddedRestoreSuite, postgresRestoreSuite } from "./restore-suite";
 import { sigtermSuite } from "./sigterm-suite";
 
 type Suite = (buildRoot: string) => Promise<void>;
@@ -26,6 +28,10 @@ const groups: Record<string, [string, Suite][]> = {
   ],
 };
 groups.hostile = [["hostile input through the front door", hostileSuite]];
+groups.restore = [
+  ["PostgreSQL: pgBackRest base backup under load, point-in-time restore", postgresRestoreSuite],
+  ["embedded: db:backup under load, db:restore, bad input", embeddedRestoreSuite],
+];
 groups.all = [...groups.cluster!, ...groups.faults!];
 groups.sigterm = [groups.faults![0]!];
 groups.postgres = [groups.faults![1]!];
@@ -33,7 +39,7 @@ groups.postgres = [groups.faults![1]!];
 async function main() {
   const which = process.argv[2] ?? "all";
   const suites = groups[which];
-  if (!suites) throw new Error(`unknown group ${which}: cluster, faults, hostile or all`);
+  if (!suites) throw new Error(`unknown group ${which}: cluster, faults, hostile, restore or all`);
   const started = performance.now();
   const buildRoot = prepareBuild();
   let failures = 0;

@@ -56,6 +56,7 @@ const filledEnv: Record<string, string> = {
   COMPANY_ADDRESS: "Calle Mayor 1, Madrid",
   COMPANY_REGISTRY: "Registro Mercantil de Madrid",
   VERIFACTU_CERT_PASSWORD: "clave-del-certificado",
+  METRICS_TOKEN: "m".repeat(64),
   ...Object.fromEntries(
     Object.keys(envExample)
       .filter((name) => name.startsWith("STRIPE_PRICE_"))
@@ -80,7 +81,15 @@ function containerEnvironment(service: Service): Record<string, string> {
 
 describe("compose.yaml", () => {
   it("runs two identical app instances, PostgreSQL, nginx and, for staging, a mail catcher", () => {
-    expect(Object.keys(services).sort()).toEqual(["app1", "app2", "db", "mailpit", "proxy"]);
+    expect(Object.keys(services).sort()).toEqual([
+      "app1",
+      "app2",
+      "db",
+      "grafana",
+      "mailpit",
+      "prometheus",
+      "proxy",
+    ]);
     expect(services.app1).toEqual(services.app2);
     expect(services.app1!.build).toBe(".");
     expect(services.app1!.depends_on?.db?.condition).toBe("service_healthy");
@@ -126,6 +135,7 @@ describe("compose.yaml", () => {
       "STRIPE_SECRET_KEY",
       "ADMIN_PASSWORD",
       "VERIFACTU_CERT_PASSWORD",
+      "METRICS_TOKEN",
     ])
       expect(envExample[secret]).toBe("");
     expect(() => parseConfig({ ...envExample, NODE_ENV: "production" })).toThrow(/AUTH_SECRET/);

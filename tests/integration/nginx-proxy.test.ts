@@ -34,6 +34,7 @@ function standIn(instance: string) {
         host: req.get("host"),
         "accept-encoding": req.get("accept-encoding"),
         cookie: req.get("cookie"),
+        "x-request-id": req.get("x-request-id"),
       },
     });
     next();
@@ -188,6 +189,19 @@ describe.skipIf(!existsSync(NGINX))("the shipped nginx", () => {
     const last = reached("/sin-cabeceras").at(-1)!;
     expect(last.headers["x-forwarded-for"]).toBe("127.0.0.1");
     expect(last.headers["x-forwarded-proto"]).toBe("http");
+  });
+
+  it("gives every request its own id, never one the client wrote, and keeps /metrics to itself", async () => {
+    await get("/identificada", { "x-request-id": "forjado-por-un-cliente" });
+    await get("/identificada");
+    const ids = reached("/identificada").map((entry) => entry.headers["x-request-id"]);
+    // nginx's $request_id: 32 hexadecimal digits, new for each request (decision 049).
+    expect(ids).toHaveLength(2);
+    for (const id of ids) expect(id).toMatch(/^[0-9a-f]{32}$/);
+    expect(ids[0]).not.toBe(ids[1]);
+    // Prometheus scrapes the instances directly; through the proxy there is nothing to see.
+    expect((await get("/metrics")).status).toBe(404);
+    expect(reached("/metrics")).toHaveLength(0);
   });
 
   it("tells the instance the host it validated itself, never the client's X-Forwarded-Host", async () => {

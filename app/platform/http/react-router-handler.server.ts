@@ -1,6 +1,7 @@
 import type express from "express";
 import { createRequestHandler, type ServerBuild } from "react-router";
 import { BAD_REQUEST_TEXT, requestUrl } from "./request-url.server";
+import { routePatterns } from "./route-pattern.server";
 
 /**
  * React Router behind Express: the Fetch request made from Express's, and the Fetch response
@@ -22,7 +23,17 @@ export function reactRouterHandler({
   getLoadContext: (req: express.Request, res: express.Response) => unknown;
 }): express.RequestHandler {
   const handle = createRequestHandler(build, mode);
+  // The route pattern of each request, the request metrics' label (decision 049). The
+  // production build is one object; the dev server's changes with every edit.
+  const staticPatterns = typeof build === "function" ? undefined : routePatterns(build);
+  const patternOf = async (pathname: string) =>
+    (staticPatterns ?? routePatterns(await (build as () => ServerBuild | Promise<ServerBuild>)()))(
+      pathname,
+    );
   return async (req, res, next) => {
+    res.locals.route = staticPatterns
+      ? staticPatterns(req.path)
+      : await patternOf(req.path).catch(() => "unmatched");
     if (!requestUrl(req)) {
       res.status(400).type("text/plain").send(BAD_REQUEST_TEXT);
       return;

@@ -294,3 +294,30 @@ export async function pruneFinishedMails(
     .returning({ id: mailOutbox.id });
   return deleted.length;
 }
+
+/**
+ * The outbox as /metrics reports it (decision 049): mails not yet sent, the age of the oldest,
+ * and how long the most overdue one has been due. One statement on the status index.
+ */
+export async function outboxState(db: Database) {
+  const [row] = await db
+    .select({
+      pending: sql<number>`count(*) filter (where ${mailOutbox.status} = 'pending')`.mapWith(
+        Number,
+      ),
+      sending: sql<number>`count(*) filter (where ${mailOutbox.status} = 'sending')`.mapWith(
+        Number,
+      ),
+      oldestAgeSeconds:
+        sql<number>`coalesce(extract(epoch from now() - min(${mailOutbox.createdAt})), 0)`.mapWith(
+          Number,
+        ),
+      oldestDueSeconds:
+        sql<number>`coalesce(extract(epoch from now() - min(${mailOutbox.nextAttemptAt}) filter (where ${mailOutbox.status} = 'pending' and ${mailOutbox.nextAttemptAt} <= now())), 0)`.mapWith(
+          Number,
+        ),
+    })
+    .from(mailOutbox)
+    .where(inArray(mailOutbox.status, ["pending", "sending"]));
+  return row ?? { pending: 0, sending: 0, oldestAgeSeconds: 0, oldestDueSeconds: 0 };
+}
