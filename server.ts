@@ -23,11 +23,19 @@ import { contactMailHourlyCaps } from "~/features/contact/contact-mails.server";
 import { guardTicketPosts } from "~/features/support/ticket-quotas.server";
 import { publicPaths } from "~/features/seo/public-paths";
 import { BEACON_PATH } from "~/features/analytics/analytics-rules";
-import { createPageCache, privateWhenPersonal } from "~/platform/http/page-cache.server";
+import {
+  createPageCache,
+  hasPersonalCookie,
+  privateWhenPersonal,
+} from "~/platform/http/page-cache.server";
 import { precompressedStatic } from "~/platform/http/precompressed-static.server";
 import { handleWebhook, pruneWebhookEvents } from "~/features/payments/webhook.server";
 import { pruneStaffAuditLog } from "~/features/audit/audit.server";
 import { startVerifactuWorker, stopVerifactuWorker } from "~/features/verifactu/worker.server";
+import {
+  startEmbeddedBackups,
+  type EmbeddedBackups,
+} from "~/platform/backup/embedded-backup.server";
 import { ConfigError, getConfig, type AppConfig } from "~/platform/config.server";
 import type { Database } from "~/platform/db/client.server";
 import { closeDatabase, getDatabaseHandle } from "~/platform/db/database.server";
@@ -38,13 +46,29 @@ import { requestLog } from "~/platform/http/request-log.server";
 import { addressIsPlain, refuseMalformedAddress } from "~/platform/http/request-url.server";
 import { redirectExtraSlashes } from "~/platform/http/trailing-slash.server";
 import { getLogger } from "~/platform/logger.server";
+import { flushErrorReporting, startErrorReporting } from "~/platform/error-reporting.server";
+import {
+  answerScrape,
+  createMetrics,
+  METRICS_PATH,
+  startMetricsServer,
+  type Metrics,
+} from "~/platform/metrics/metrics.server";
+import { requestMetrics } from "~/platform/metrics/request-metrics";
+import { verifactuQueueState } from "~/features/verifactu/queue-state.server";
+import { newestBackupTime } from "~/platform/backup/backup-file.server";
+import { KIND as EMBEDDED_BACKUP_KIND } from "~/platform/backup/embedded-backup.server";
 import { getMailWorker } from "~/platform/mail/mailer.server";
-import { pruneFinishedMails } from "~/platform/mail/outbox.server";
+import { outboxState, pruneFinishedMails } from "~/platform/mail/outbox.server";
 import { pruneRateLimits } from "~/platform/security/rate-limit.server";
 import { securityHeaders } from "~/platform/security/headers.server";
-import { refuseForeignOrigin } from "~/platform/security/origin-check.server";
+import { foreignOriginCheck, refuseForeignOrigin } from "~/platform/security/origin-check.server";
+import { answerContactFields } from "~/features/contact/contact-action.server";
+import { earlyFormPost } from "~/platform/http/early-form-post.server";
 
 const MAX_BODY_BYTES = 64 * 1024;
+/** The contact form's JSON answer (app/routes/api-contacto.ts), answered before Express. */
+const CONTACT_ANSWER_PATH = "/api/contacto";
 /** Ticket messages carry up to 3 files of 5 MB: their form routes (and `.data` calls) take more. */
 const TICKET_MESSAGE_PATH = /^\/(?:mi-cuenta|admin)\/tickets\/[^/]+?(?:\.data)?$/;
 const MAX_TICKET_BODY_BYTES = 16 * 1024 * 1024;
@@ -80,7 +104,25 @@ export function createApp(
     }
   });
 
-  app.use(requestLog(logger, { coarseAddressPaths: [BEACON_PATH] }));
+  // Not cached: built once the page cache below exists (its hit ratio is one of the series).
+  const pageCache = viteDevServer
+    ? undefined
+    : createPageCache({ paths: publicPaths(), isProduction: config.isProduction });
+  metrics = config.metrics.enabled ? createMetrics(metricsSources(config, pageCache)) : undefined;
+  // METRICS_TOKEN opens /metrics on this port too, to whoever has the token (decision 049).
+  if (metrics && config.metrics.token) {
+    const scrape = metrics;
+    app.all(METRICS_PATH, async (req, res) => {
+      await answerScrape(req, res, await scrape, config.metrics.token);
+    });
+  }
+
+  app.use(
+    requestLog(logger, {
+      coarseAddressPaths: [BEACON_PATH],
+      observe: metrics ? observeRequest : undefined,
+    }),
+  );
   // A malformed Host or X-Forwarded-Host is a 400 here, not a 500 in whichever handler builds a URL.
   app.use(refuseMalformedAddress);
   app.use(redirectExtraSlashes);
@@ -95,10 +137,7 @@ export function createApp(
   app.use(refuseForeignOrigin(config.siteUrl));
   // A customer's ticket posts: hourly limits and file quota, judged before the body is read.
   app.use(guardTicketPosts);
-  // Not in development, where pages change on every edit.
-  const pageCache = viteDevServer
-    ? undefined
-    : createPageCache({ paths: publicPaths(), isProduction: config.isProduction });
+  // Not in development, where pages change on every edit (created above).
   // The hits that answerCachedPage left to Express.
   if (pageCache) app.use(pageCache.serve);
   // Cheap settings: most HTML is small, and the CPU is better spent serving requests.
@@ -109,9 +148,14 @@ export function createApp(
   } else {
     app.use(
       "/assets",
-      precompressedStatic("build/client/assets", { immutable: true, maxAge: "1y", index: false }),
+      labelled(
+        "/assets/*",
+        precompressedStatic("build/client/assets", { immutable: true, maxAge: "1y", index: false }),
+      ),
     );
-    app.use(precompressedStatic("build/client", { maxAge: "1h", index: false }));
+    app.use(
+      labelled("static", precompressedStatic("build/client", { maxAge: "1h", index: false })),
+    );
   }
   // Everything past the static files that a signed-in visitor gets is private, never stored.
   app.use(privateWhenPersonal);
@@ -165,8 +209,93 @@ export function createApp(
     ),
   );
   if (!pageCache || logger.isLevelEnabled("debug")) return app;
+  // The contact form's JSON answer, before Express and React Router when every middleware in
+  // front of its action would let the post through untouched (decision 046).
+  const isForeignOrigin = foreignOriginCheck(config.siteUrl);
+  const answerContactPost = earlyFormPost({
+    path: CONTACT_ANSWER_PATH,
+    maxBodyBytes: MAX_BODY_BYTES,
+    answer: answerContactFields,
+    // refuseUntilReady, refuseMalformedAddress and refuseForeignOrigin; refuseLargeBodies is
+    // the body's own check there.
+    wouldPass: (req) => phase === "ready" && addressIsPlain(req) && !isForeignOrigin(req),
+    expressRequest: app.request,
+    isPersonal: hasPersonalCookie,
+    isProduction: config.isProduction,
+    logger,
+    started: () => inFlight++,
+    finished: (status, seconds) => {
+      inFlight--;
+      if (metrics) requestMetrics.record(CONTACT_ANSWER_PATH, "POST", status, seconds);
+    },
+  });
+  if (!metrics)
+    return (req, res) => {
+      if (answerContactPost(req, res)) return;
+      if (answerCachedPage(req, res, pageCache.answer) === undefined) void app(req, res);
+    };
   return (req, res) => {
-    if (!answerCachedPage(req, res, pageCache.answer)) void app(req, res);
+    if (answerContactPost(req, res)) return;
+    const started = performance.now();
+    const route = answerCachedPage(req, res, pageCache.answer);
+    if (route === undefined) void app(req, res);
+    // The time our code took to answer: the page is written whole, in one call.
+    else requestMetrics.record(route, "GET", res.statusCode, (performance.now() - started) / 1e3);
+  };
+}
+
+/** The metrics of this process, when METRICS_PORT or METRICS_TOKEN is set. */
+let metrics: Promise<Metrics> | undefined;
+
+/**
+ * A request Express answered, for the request series: its route pattern is what the React
+ * Router handler or the page cache found (`res.locals.route`), else Express's own route
+ * (the webhook, the mailed links), else `other` (an answer of a middleware: a refusal, a
+ * redirect).
+ */
+function observeRequest(req: express.Request, res: express.Response, seconds: number) {
+  const route =
+    typeof res.locals.route === "string"
+      ? res.locals.route
+      : req.route
+        ? String((req.route as { path: unknown }).path)
+        : "other";
+  requestMetrics.record(route, req.method, res.statusCode, seconds);
+}
+
+/** Labels what `handler` answers with `route`; what it passes on is left unlabelled. */
+function labelled(route: string, handler: express.RequestHandler): express.RequestHandler {
+  return (req, res, next) => {
+    res.locals.route = route;
+    void handler(req, res, (error?: unknown) => {
+      res.locals.route = undefined;
+      next(error);
+    });
+  };
+}
+
+/**
+ * What /metrics reads at each scrape: the outbox, the VERI*FACTU queue, the database's pool,
+ * the page cache, and the newest embedded backup (on PostgreSQL pgBackRest keeps its own).
+ */
+function metricsSources(
+  config: AppConfig,
+  pageCache: ReturnType<typeof createPageCache> | undefined,
+) {
+  const handle = () => getDatabaseHandle();
+  const backupDir = config.backup.dir;
+  return {
+    outbox: () => outboxState(handle().db),
+    verifactu: config.verifactu.enabled ? () => verifactuQueueState(handle().db) : undefined,
+    pool: () => handle().poolStats?.(),
+    pageCache: pageCache && (() => pageCache.stats),
+    lastBackupSeconds:
+      config.databaseUrl || !backupDir
+        ? undefined
+        : () => {
+            const newest = newestBackupTime(backupDir, EMBEDDED_BACKUP_KIND);
+            return Promise.resolve(newest ? newest.getTime() / 1000 : undefined);
+          },
   };
 }
 
@@ -181,17 +310,16 @@ export function createApp(
 function answerCachedPage(
   req: IncomingMessage,
   res: ServerResponse,
-  answer: (req: IncomingMessage, res: ServerResponse) => boolean,
-): boolean {
+  answer: (req: IncomingMessage, res: ServerResponse) => string | undefined,
+): string | undefined {
   const { headers } = req;
-  return (
-    phase === "ready" &&
+  return phase === "ready" &&
     req.method === "GET" &&
     headers["transfer-encoding"] === undefined &&
     (headers["content-length"] === undefined || headers["content-length"] === "0") &&
-    addressIsPlain(req) &&
-    answer(req, res)
-  );
+    addressIsPlain(req)
+    ? answer(req, res)
+    : undefined;
 }
 
 /**
@@ -265,11 +393,23 @@ export async function startServer(options: ServerOptions = {}): Promise<Server> 
     );
   }
   for (const warning of config.startWarnings) logger.warn(warning);
+  try {
+    await startErrorReporting(config.sentryDsn, {
+      environment: config.nodeEnv,
+      release: process.env.SENTRY_RELEASE,
+    });
+  } catch (error) {
+    // Asked for and not possible: a bad configuration, which stops production like any other.
+    logger.fatal({ err: error }, "SENTRY_DSN: no se pudo iniciar el envío de errores");
+    if (config.isProduction) process.exit(1);
+  }
 
   const server = createServer(createApp(config, options)).listen(config.port, config.host);
   server.keepAliveTimeout = KEEP_ALIVE_TIMEOUT_MS;
   // A request's headers may take as long as the connection may idle before them.
   server.headersTimeout = KEEP_ALIVE_TIMEOUT_MS + 1_000;
+  if (metrics && config.metrics.port !== undefined)
+    metricsServer = startMetricsServer(config.metrics, await metrics);
   installShutdown(server);
   const database = getDatabaseHandle();
   await database.migrate();
@@ -280,6 +420,7 @@ export async function startServer(options: ServerOptions = {}): Promise<Server> 
   // readiness and the first pages would otherwise queue behind it (decision 039).
   await startBillingRecordSender(config, database.db);
   startBackgroundWork(database.db);
+  await startBackups(config, database);
   phase = "ready";
   startAuthLoading();
   logger.info({ url: config.siteUrl, database: database.kind }, "ready");
@@ -310,6 +451,33 @@ async function startBillingRecordSender(config: AppConfig, db: Database) {
     if (config.isProduction) process.exit(1);
   }
 }
+
+let backups: EmbeddedBackups | undefined;
+
+/**
+ * The embedded database's backups (decision 047): the socket `npm run db:backup` asks, and the
+ * daily one in BACKUP_DIR. On PostgreSQL, pgBackRest makes them outside the site.
+ */
+async function startBackups(config: AppConfig, database: ReturnType<typeof getDatabaseHandle>) {
+  const dump = database.dumpDataDir?.bind(database);
+  if (!dump) return;
+  const logger = getLogger();
+  try {
+    backups = await startEmbeddedBackups({
+      dump,
+      dataDir: config.dataDir,
+      backupDir: config.backup.dir,
+      keep: config.backup.keep,
+      onBackup: (result) => logger.info(result, "copia de seguridad hecha"),
+      onError: (error) => logger.error({ err: error }, "la copia de seguridad falló"),
+    });
+  } catch (error) {
+    logger.error({ err: error }, "copias de seguridad no disponibles");
+  }
+}
+
+/** METRICS_PORT's listener, closed at shutdown. */
+let metricsServer: Server | undefined;
 
 const PRUNE_INTERVAL_MS = 60 * 60_000;
 let pruneTimer: NodeJS.Timeout | undefined;
@@ -390,10 +558,14 @@ function installShutdown(server: Server) {
     try {
       await mailStopped;
       await verifactuStopped;
+      // A backup under way finishes first: it reads the database being closed.
+      await backups?.stop();
       await closeDatabase();
     } catch (error) {
       logger.error({ err: error }, "closing the database failed");
     }
+    metricsServer?.close();
+    await flushErrorReporting();
     clearTimeout(force);
     logger.info({ signal }, "stopped");
     process.exit(0);

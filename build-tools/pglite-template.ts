@@ -21,12 +21,26 @@ export async function writePgliteTemplate(directory: string, migrationsFolder: s
   const client = new PGlite(staging, { extensions: { pg_trgm } });
   try {
     await migrate(drizzle(client), { migrationsFolder });
+    await dropTemplateDatabases(client);
   } finally {
     await client.close();
   }
   readOnlyToOthers(staging);
   rmSync(directory, { recursive: true, force: true });
   renameSync(staging, directory);
+}
+
+/**
+ * initdb's template0 and template1 serve only CREATE DATABASE, which the site never runs on its
+ * one embedded database; they are half the template's files, and a first start copies the
+ * template file by file (decision 046).
+ */
+async function dropTemplateDatabases(client: PGlite) {
+  for (const name of ["template0", "template1"]) {
+    await client.exec(`ALTER DATABASE ${name} IS_TEMPLATE false`);
+    // Alone: several statements in one call would make one transaction, where it cannot run.
+    await client.exec(`DROP DATABASE ${name}`);
+  }
 }
 
 /**

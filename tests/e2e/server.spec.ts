@@ -129,3 +129,66 @@ test("a form posted from another site is refused with 403", async ({ request, ba
   });
   expect(ours.status()).toBe(200);
 });
+
+test("the contact form's JSON answer before Express is the one the long way gives", async ({
+  request,
+  baseURL,
+}) => {
+  // /api/contacto is answered before Express and React Router (decision 046); with a query
+  // string the same post goes the long way through every middleware and the route's action.
+  const origin = new URL(baseURL!).origin;
+  const refused = { name: "A", email: "no-es-un-correo", service: "ia", message: "Corto" };
+  const signedIn = "vd.session_token=not-a-real-session";
+  for (const cookie of [undefined, signedIn]) {
+    const headers = { Origin: origin, ...(cookie ? { Cookie: cookie } : {}) };
+    const early = await request.post("/api/contacto", { form: refused, headers });
+    const long = await request.post("/api/contacto?camino=largo", { form: refused, headers });
+    expect(early.status()).toBe(400);
+    expect(long.status()).toBe(400);
+    expect(await early.json()).toEqual(await long.json());
+    const [a, b] = [early.headers(), long.headers()];
+    for (const name of [
+      "content-type",
+      "vary",
+      "x-content-type-options",
+      "referrer-policy",
+      "cross-origin-opener-policy",
+      "permissions-policy",
+      "cache-control",
+    ])
+      expect([name, a[name]]).toEqual([name, b[name]]);
+    // A fresh nonce and request id on each answer, as every answer of the site has.
+    const policy = (csp: string | undefined) => csp?.replace(/'nonce-[^']+'/, "'nonce'");
+    expect(policy(a["content-security-policy"])).toBe(policy(b["content-security-policy"]));
+    expect(a["content-security-policy"]).toMatch(/'nonce-[\w+/=]+'/);
+    expect(a["x-request-id"]).toMatch(/^[\w-]+$/);
+    expect(a["cache-control"]).toBe(cookie ? "private, no-store" : undefined);
+  }
+
+  // What a middleware refuses is still refused: another site, a body too large, no length.
+  const fromElsewhere = await request.post("/api/contacto", {
+    form: refused,
+    headers: { Origin: "https://evil.example" },
+  });
+  expect(fromElsewhere.status()).toBe(403);
+  const tooLarge = await request.post("/api/contacto", {
+    headers: { Origin: origin, "Content-Type": "application/x-www-form-urlencoded" },
+    data: `message=${"a".repeat(70 * 1024)}`,
+  });
+  expect(tooLarge.status()).toBe(413);
+
+  // And an enquiry with its proof of work is stored and answered as sent.
+  const challenge = await (await request.get("/api/altcha/challenge")).json();
+  const sent = await request.post("/api/contacto", {
+    form: {
+      name: "Ana García",
+      email: "ana.camino@example.com",
+      service: "ia",
+      message: "Quisiera saber más sobre vuestros servicios.",
+      altcha: await solveHumanCheck(challenge),
+    },
+    headers: { Origin: origin },
+  });
+  expect(sent.status()).toBe(200);
+  expect(await sent.json()).toEqual({ notice: "sent" });
+});

@@ -1,6 +1,7 @@
-import { mkdtempSync, readFileSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { writePgliteTemplate } from "../../build-tools/pglite-template";
 import { migrationsFolder, openDatabase } from "~/platform/db/client.server";
@@ -25,9 +26,17 @@ describe("the embedded database template", () => {
     // Shut down cleanly: a copy starts without crash recovery (replaying every migration's
     // write-ahead log on each first start; decision 039).
     expect(clusterState(template)).toBe(SHUT_DOWN);
+    // Only the site's database: initdb's template0 and template1 were half of the files a
+    // first start copies (decision 046).
+    expect(readdirSync(path.join(template, "base"))).toHaveLength(1);
     const dataDir = path.join(root, "db");
 
     const first = openDatabase({ kind: "pglite", dataDir, template });
+    // A 16 MB buffer cache, zeroed at every start instead of 128 MB (decision 046).
+    const { rows: settings } = (await first.db.execute(sql`show shared_buffers`)) as unknown as {
+      rows: { shared_buffers: string }[];
+    };
+    expect(settings[0]?.shared_buffers).toBe("16MB");
     // No migration has run on this handle: the tables come from the template.
     await first.db.insert(contactInquiries).values(enquiry);
     await first.close();

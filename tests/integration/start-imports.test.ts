@@ -20,6 +20,9 @@ const LOADED_ON_FIRST_USE = [
   "better-auth/adapters/drizzle",
   "@zxcvbn-ts/language-common",
   "recharts",
+  // Only when METRICS_PORT/METRICS_TOKEN or SENTRY_DSN ask for them (decision 049).
+  "prom-client",
+  "@sentry/node",
 ];
 
 const root = path.resolve(import.meta.dirname, "../..");

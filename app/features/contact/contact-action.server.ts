@@ -64,9 +64,19 @@ function formValues(fields: FormFields): ContactFormValues {
  * again and stored once (decision 036).
  */
 export async function handleContactSubmission(request: Request, clientAddress: string) {
-  const log = getLogger();
   const form = await readForm(request);
-  if (!form) return refuse<ContactAnswerCode>("error");
+  return answerContactFields(form?.fields ?? null, clientAddress);
+}
+
+/**
+ * The contact action on fields already read (`null`: the body was no form): what
+ * `handleContactSubmission` answers, for the route's action and for the post answered before
+ * Express (`/api/contacto`, decision 046), so both keep one set of rules and limits.
+ */
+export async function answerContactFields(fields: FormFields | null, clientAddress: string) {
+  const log = getLogger();
+  if (!fields) return refuse<ContactAnswerCode>("error");
+  const form = { fields };
   const values = formValues(form.fields);
   if ((form.fields[HONEYPOT_FIELD] ?? "") !== "") {
     log.warn({ clientAddress }, "contact honeypot filled: enquiry dropped");

@@ -21,6 +21,10 @@ export type DatabaseHandle = {
   migrate(): Promise<void>;
   ping(): Promise<void>;
   close(): Promise<void>;
+  /** PostgreSQL's connection pool, for /metrics (decision 049); the embedded database has none. */
+  poolStats?(): { total: number; idle: number; waiting: number; max: number };
+  /** PGlite only: its data directory as a tar, read under its query lock (decision 047). */
+  dumpDataDir?(): Promise<Blob>;
 };
 
 /** Any value will do as long as every instance uses the same one. */
@@ -96,6 +100,12 @@ function openPostgres(
       await db.execute(sql`select 1`);
     },
     close: () => pool.end(),
+    poolStats: () => ({
+      total: pool.totalCount,
+      idle: pool.idleCount,
+      waiting: pool.waitingCount,
+      max: maxConnections,
+    }),
   };
 }
 
@@ -123,6 +133,14 @@ function seedFromTemplate(dataDir: string, template?: string) {
 /** The extensions the migrations create (trigram search for the admin lists). */
 export const pgliteExtensions = { pg_trgm };
 
+/**
+ * PostgreSQL's start options in PGlite: its own, and a 16 MB buffer cache instead of initdb's
+ * 128 MB. PGlite's shared memory is allocated and zeroed inside its WebAssembly memory at every
+ * start (about 0.1 s of CPU less, and 112 MB less memory, decision 046), and the buffer cache
+ * only saves copies: PGlite reads its files through the operating system's page cache.
+ */
+export const pgliteStartParams = [...PGlite.defaultStartParams, "-c", "shared_buffers=16MB"];
+
 function openPglite(dataDir: string | "memory", template?: string): DatabaseHandle {
   if (dataDir !== "memory") {
     mkdirSync(path.dirname(dataDir), { recursive: true });
@@ -132,8 +150,8 @@ function openPglite(dataDir: string | "memory", template?: string): DatabaseHand
   // PGlite is single-process and single-connection: one instance per data directory.
   const client =
     dataDir === "memory"
-      ? new PGlite({ extensions: pgliteExtensions })
-      : new PGlite(dataDir, { extensions: pgliteExtensions });
+      ? new PGlite({ extensions: pgliteExtensions, startParams: pgliteStartParams })
+      : new PGlite(dataDir, { extensions: pgliteExtensions, startParams: pgliteStartParams });
   const db = drizzlePglite(client, { schema });
   return {
     db,
@@ -143,5 +161,10 @@ function openPglite(dataDir: string | "memory", template?: string): DatabaseHand
       await db.execute(sql`select 1`);
     },
     close: () => client.close(),
+    async dumpDataDir() {
+      // A checkpoint first: less WAL for the restore to replay.
+      await client.exec("CHECKPOINT");
+      return client.dumpDataDir("none");
+    },
   };
 }

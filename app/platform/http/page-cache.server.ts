@@ -33,7 +33,18 @@ type Variant = {
   notModifiedHeaders: OutgoingHttpHeader[];
 };
 type Encoding = "identity" | "br" | "gzip";
-type CachedPage = Record<Encoding, Variant>;
+type CachedPage = Record<Encoding, Variant> & {
+  /** The route pattern that rendered it: the request metrics' label for its hits. */
+  route: string;
+};
+
+/** What /metrics reports of the cache: its hit ratio (decision 049). */
+export type PageCacheStats = {
+  /** Answers from the cache, before Express or in it. */
+  hits: number;
+  /** Renders of a cacheable page for a visitor without cookies: the first, or a concurrent one. */
+  misses: number;
+};
 
 /** Shared caches may keep a public page a minute, and serve it stale while they refresh it. */
 export const PUBLIC_PAGE_CACHE_CONTROL =
@@ -48,6 +59,11 @@ const gzipAsync = promisify(gzip);
 /** A visitor with any of our cookies (session, flash, pending e-mail) gets a fresh render. */
 const PERSONAL_COOKIE = /(?:^|;\s*)(?:__Secure-)?vd[._]/;
 
+/** Whether a Cookie header carries one of the site's cookies (`privateWhenPersonal`). */
+export function hasPersonalCookie(cookie: string | undefined): boolean {
+  return PERSONAL_COOKIE.test(cookie ?? "");
+}
+
 /**
  * What a signed-in visitor is served (documents, React Router's .data answers, downloads) shows
  * their account in the header at least, so it is `private, no-store`: no shared cache keeps it
@@ -56,7 +72,7 @@ const PERSONAL_COOKIE = /(?:^|;\s*)(?:__Secure-)?vd[._]/;
  * are the same for everyone.
  */
 export const privateWhenPersonal: RequestHandler = (req, res, next) => {
-  const personal = PERSONAL_COOKIE.test(req.get("cookie") ?? "");
+  const personal = hasPersonalCookie(req.get("cookie"));
   const writeHead = res.writeHead;
   // The last moment before the headers leave: whatever the route set is replaced.
   res.writeHead = function (this: Response, ...args: unknown[]) {
@@ -133,25 +149,42 @@ export function createPageCache({
   const cacheable = new Set(paths);
   const pages = new Map<string, CachedPage>();
   const securityHeaders = constantSecurityHeaders({ isProduction });
+  const stats: PageCacheStats = { hits: 0, misses: 0 };
 
-  /** Answers the request from the cache and says true, or says false and leaves it alone. */
-  const answer = (req: IncomingMessage & { originalUrl?: string }, res: ServerResponse) => {
-    if (req.method !== "GET") return false;
+  /**
+   * Answers the request from the cache and gives the route pattern of the page it sent, or
+   * gives undefined and leaves the request alone.
+   */
+  const answer = (
+    req: IncomingMessage & { originalUrl?: string },
+    res: ServerResponse,
+  ): string | undefined => {
+    if (req.method !== "GET") return undefined;
     const cached = pages.get(pageKey(req.originalUrl ?? req.url ?? ""));
-    if (!cached || PERSONAL_COOKIE.test(req.headers.cookie ?? "")) return false;
+    if (!cached || PERSONAL_COOKIE.test(req.headers.cookie ?? "")) return undefined;
+    stats.hits++;
     sendCached(
       res,
       cached[encodingFor(req.headers["accept-encoding"])],
       req.headers["if-none-match"],
     );
-    return true;
+    return cached.route;
   };
 
   const serve: RequestHandler = (req, res, next) => {
-    if (!answer(req, res)) next();
+    const route = answer(req, res);
+    if (route === undefined) next();
+    else res.locals.route = route;
   };
 
-  const storedPage = (html: Buffer, br: Buffer, gz: Buffer, csp: string, contentType: string) => {
+  const storedPage = (
+    html: Buffer,
+    br: Buffer,
+    gz: Buffer,
+    csp: string,
+    contentType: string,
+    route: string,
+  ): CachedPage => {
     const shared: OutgoingHttpHeader[] = [
       ...securityHeaders.flat(),
       // Also on a 304: the browser replaces the stored page's headers with the 304's, and a
@@ -183,6 +216,7 @@ export function createPageCache({
       };
     };
     return {
+      route,
       identity: variant(html, "identity"),
       br: variant(br, "br"),
       gzip: variant(gz, "gzip"),
@@ -197,6 +231,7 @@ export function createPageCache({
       PERSONAL_COOKIE.test(req.get("cookie") ?? "")
     )
       return next();
+    if (!pages.has(key)) stats.misses++;
     captureBody(res, async (html) => {
       if (res.statusCode !== 200 || res.getHeader("set-cookie") || pages.has(key)) return;
       const csp = contentSecurityPolicy(null, {
@@ -210,12 +245,22 @@ export function createPageCache({
       // Two misses at once render twice (each with its own nonce): the first stored stays, so
       // a page's bytes and ETags never change while the process lives.
       if (pages.has(key)) return;
-      pages.set(key, storedPage(html, br, gz, csp, String(res.getHeader("content-type"))));
+      pages.set(
+        key,
+        storedPage(
+          html,
+          br,
+          gz,
+          csp,
+          String(res.getHeader("content-type")),
+          typeof res.locals.route === "string" ? res.locals.route : key,
+        ),
+      );
     });
     next();
   };
 
-  return { answer, serve, capture };
+  return { answer, serve, capture, stats };
 }
 
 /** The variant's answer, its headers written at once: a 304 when the client holds its bytes. */
