@@ -61,13 +61,13 @@ select 'payment without purchase', p.id::text from payments p
 union all
 select 'payment whose purchase is not completed (or refunded with it)', p.id::text from payments p
   join purchases u on u.id = p.purchase_id
-  where not ((u.status = 'completed' and p.status = 'completed') or (u.status = 'refunded' and p.status = 'refunded'))
+  where not (u.status in ('completed', 'withdrawn', 'refunded') and p.status = u.status)
 union all
 select 'completed purchase without its payment', u.id::text from purchases u
-  where u.status in ('completed', 'refunded') and not exists (select 1 from payments p where p.purchase_id = u.id)
+  where u.status in ('completed', 'withdrawn', 'refunded') and not exists (select 1 from payments p where p.purchase_id = u.id)
 union all
 select 'completed purchase without exactly one activity entry', u.id::text from purchases u
-  where u.status in ('completed', 'refunded')
+  where u.status in ('completed', 'withdrawn', 'refunded')
     and (select count(*) from user_activity_log a
          where a.activity_type = 'purchase_completed' and a.metadata->>'purchaseId' = u.id::text) <> 1
 union all

@@ -1,3 +1,4 @@
+import { hasSecondFactor } from "~/features/identity/second-factor.server";
 import { eq } from "drizzle-orm";
 import { purchasesOf, purchaseTotalsSql } from "~/features/payments/purchases.server";
 import { ticketCountsSql, ticketsOf } from "~/features/support/ticket-store.server";
@@ -45,7 +46,7 @@ export async function accountOverview(viewer: Viewer, url: URL) {
   const tab = accountTabOf(url);
   const purchaseCount = tab === "resumen" ? LATEST.purchases : HISTORY;
   const ticketCount = tab === "resumen" ? LATEST.tickets : HISTORY;
-  const [profile, stats, purchases, tickets] = await Promise.all([
+  const [profile, stats, purchases, tickets, secondFactor] = await Promise.all([
     orFailure("the profile", profileOf(viewer)),
     orFailure("the stats", userStatsOf(viewer.id)),
     tab === "resumen" || tab === "compras"
@@ -54,6 +55,8 @@ export async function accountOverview(viewer: Viewer, url: URL) {
     tab === "resumen" || tab === "soporte"
       ? orFailure("the tickets", ticketsOf(viewer.id, ticketCount))
       : [],
+    // Configuración says whether the verificación en dos pasos is on (decision 044).
+    tab === "configuracion" ? hasSecondFactor(viewer.id) : false,
   ]);
   return {
     tab,
@@ -62,5 +65,6 @@ export async function accountOverview(viewer: Viewer, url: URL) {
     stats,
     purchases,
     tickets,
+    secondFactor,
   };
 }

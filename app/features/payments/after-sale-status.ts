@@ -17,9 +17,40 @@ export function deliveryStatusLabel(status: string): string {
   return deliveryStatusLabels[status as DeliveryStatus] ?? deliveryStatusLabels.pending;
 }
 
-/** The consumer's withdrawal period for services: 14 calendar days from the contract. */
+/**
+ * The consumer's withdrawal period for services: 14 calendar days from the contract (TRLGDCU
+ * art. 104 a), and the trader's time to pay back after a withdrawal: 14 calendar days from being
+ * told of it (art. 107.1).
+ */
 export const WITHDRAWAL_DAYS = 14;
-const WITHDRAWAL_MS = WITHDRAWAL_DAYS * 24 * 60 * 60_000;
+
+/** The site's days are Madrid's (the contract is Spanish; `ui/dates.ts` shows the same zone). */
+const madridDays = new Intl.DateTimeFormat("en-CA", {
+  timeZone: "Europe/Madrid",
+  year: "numeric",
+  month: "2-digit",
+  day: "2-digit",
+});
+
+/** The Madrid calendar day of an instant, as YYYY-MM-DD. */
+export function madridDay(at: Date | string): string {
+  return madridDays.format(new Date(at));
+}
+
+/**
+ * The last day of a period of `days` calendar days that starts with an event, as YYYY-MM-DD:
+ * the day of the event is not counted and the period begins the next day (Código Civil art. 5.1,
+ * Regulation 1182/71 art. 3.1), and days off are not left out (CC art. 5.2: "días naturales").
+ * The period runs to the end of that day, Madrid time. A purchase paid on 1 December can be
+ * withdrawn until the end of 15 December.
+ */
+export function lastDayOfPeriod(event: Date | string, days = WITHDRAWAL_DAYS): string {
+  const [year, month, day] = madridDay(event).split("-").map(Number) as [number, number, number];
+  return new Date(Date.UTC(year, month - 1, day + days)).toISOString().slice(0, 10);
+}
+
+/** Whether `now` is still inside a period whose last day is `lastDay` (YYYY-MM-DD). */
+export const withinPeriod = (lastDay: string, now: Date): boolean => madridDay(now) <= lastDay;
 
 type WithdrawalFacts = {
   status: string;
@@ -29,11 +60,11 @@ type WithdrawalFacts = {
 };
 
 /**
- * Whether 'Desistir del contrato' is offered: a paid purchase within 14 days of its payment,
- * not yet fully performed, and not withdrawn already.
+ * Whether 'Desistir del contrato' is offered: a paid purchase within its 14 days (counted as the
+ * law counts them), not yet fully performed (art. 103 a), and not withdrawn already.
  */
 export function canWithdraw(purchase: WithdrawalFacts, now = new Date()): boolean {
   if (purchase.status !== "completed" || !purchase.completedAt) return false;
   if (purchase.withdrawalRequestedAt || purchase.deliveryStatus === "delivered") return false;
-  return now.getTime() - new Date(purchase.completedAt).getTime() <= WITHDRAWAL_MS;
+  return withinPeriod(lastDayOfPeriod(purchase.completedAt), now);
 }

@@ -1,4 +1,4 @@
-import { and, asc, eq } from "drizzle-orm";
+import { and, asc, desc, eq, inArray } from "drizzle-orm";
 import { recordStaffAction } from "~/features/audit/audit.server";
 import { requireCapability, type Staff, type Viewer } from "~/features/identity/session.server";
 import { invoiceRecordStates } from "~/features/billing/invoice-record-states.server";
@@ -6,7 +6,14 @@ import { formatPrice } from "~/features/catalogue/services";
 import { getConfig } from "~/platform/config.server";
 import { getDb } from "~/platform/db/database.server";
 import { isUuid } from "~/platform/db/ids";
-import { invoices, payments, purchases, userActivityLog } from "~/platform/db/schema";
+import {
+  invoices,
+  payments,
+  profiles,
+  purchases,
+  staffAuditLog,
+  userActivityLog,
+} from "~/platform/db/schema";
 import { checkForm, type FormError } from "~/platform/forms/form-answer";
 import { readForm, refuse as refuseForm } from "~/platform/http/form-reply.server";
 import { redirectWithToast } from "~/platform/http/toast.server";
@@ -26,9 +33,11 @@ import {
   type AfterSaleMessage,
 } from "./after-sale-rules";
 import { canWithdraw } from "./after-sale-status";
+import { orderTimeline, type Refunder } from "./order-timeline";
+import { refundDatesOf } from "./purchases.server";
 import { simulatedPaymentsAvailable, stripeClient } from "./providers.server";
 import { simulatedEvents } from "./simulated-checkout.server";
-import { handleWebhook } from "./webhook.server";
+import { handleWebhook, paymentLeavesTotals } from "./webhook.server";
 
 type Purchase = typeof purchases.$inferSelect;
 
@@ -74,8 +83,13 @@ export async function staffPaymentPage(paymentId: string) {
     .where(eq(invoices.purchaseId, sale.purchase.id))
     .orderBy(asc(invoices.issuedAt));
   const { purchase, payment } = sale;
-  const recordStates = await invoiceRecordStates(issued.map((invoice) => invoice.id));
+  const [recordStates, refund] = await Promise.all([
+    invoiceRecordStates(issued.map((invoice) => invoice.id)),
+    purchase.status === "refunded" ? refundOf(purchase, payment.id, issued) : undefined,
+  ]);
+  const timeline = orderTimeline({ ...purchase, ...refund });
   return {
+    timeline,
     payment: {
       id: payment.id,
       customerEmail: payment.customerEmail,
@@ -101,6 +115,34 @@ export async function staffPaymentPage(paymentId: string) {
       ...invoice,
       recordState: recordStates.get(invoice.id) ?? null,
     })),
+  };
+}
+
+/**
+ * When a refunded sale was refunded and by whom: the date of its corrective invoice (issued in
+ * the refund's transaction) or of its activity entry; the staff member from the audit log's
+ * 'payment.refund' row (it outlives the account), named by their profile when it still exists.
+ * Nobody when the refund was made in the provider's dashboard.
+ */
+async function refundOf(
+  purchase: Purchase,
+  paymentId: string,
+  issued: { kind: string; issuedAt: Date }[],
+): Promise<{ refundedAt: Date | null; refundedBy: Refunder }> {
+  const [asked] = await getDb()
+    .select({ email: staffAuditLog.actorEmail, name: profiles.fullName })
+    .from(staffAuditLog)
+    .leftJoin(profiles, eq(profiles.id, staffAuditLog.actorId))
+    .where(and(eq(staffAuditLog.action, "payment.refund"), eq(staffAuditLog.targetId, paymentId)))
+    .orderBy(desc(staffAuditLog.at))
+    .limit(1);
+  const corrective = issued.find((invoice) => invoice.kind === "corrective")?.issuedAt;
+  const logged = purchase.userId
+    ? (await refundDatesOf(purchase.userId)).get(purchase.id)
+    : undefined;
+  return {
+    refundedAt: corrective ?? logged ?? null,
+    refundedBy: asked ? { name: asked.name, email: asked.email } : null,
   };
 }
 
@@ -211,7 +253,10 @@ async function refundAsStaff(
     const [row] = await tx
       .update(purchases)
       .set({ refundReason: reason, refundRequestedAt: new Date(), refundRequestedBy: staff.id })
-      .where(and(eq(purchases.id, purchase.id), eq(purchases.status, "completed")))
+      // A withdrawn purchase is refunded too: the withdrawal obliges it (TRLGDCU art. 107.1).
+      .where(
+        and(eq(purchases.id, purchase.id), inArray(purchases.status, ["completed", "withdrawn"])),
+      )
       .returning();
     if (!row) return undefined;
     await tx.insert(userActivityLog).values({
@@ -323,10 +368,13 @@ export async function withdrawalAction(request: Request, viewer: Viewer, purchas
         .where(eq(purchases.id, purchaseId))
         .for("update");
       if (!purchase || !canWithdraw(purchase, receivedAt)) return false;
+      // The contract ends (art. 106): the purchase is 'withdrawn', its delivery closes, and its
+      // payment leaves the customer's totals, revenue and AOV (decision 050).
       await tx
         .update(purchases)
-        .set({ withdrawalRequestedAt: receivedAt, updatedAt: receivedAt })
+        .set({ status: "withdrawn", withdrawalRequestedAt: receivedAt, updatedAt: receivedAt })
         .where(eq(purchases.id, purchaseId));
+      await paymentLeavesTotals(tx, purchaseId, "withdrawn", receivedAt);
       await tx.insert(userActivityLog).values({
         userId: viewer.id,
         activityType: "withdrawal_requested",

@@ -1,9 +1,11 @@
-import { FileText, Undo2 } from "lucide-react";
+import { FileText, RotateCcw, Undo2 } from "lucide-react";
 import { Link } from "react-router";
 import { formatPrice } from "~/features/catalogue/services";
 import { VAT_INCLUDED } from "~/features/catalogue/vat";
 import { formatDate } from "~/ui/dates";
 import { deliveryStatusLabel } from "./after-sale-status";
+import { dayAsDate, NOT_IN_TOTALS, type OrderTimeline } from "./order-timeline";
+import { OrderTimelineView } from "./order-timeline-view";
 import { purchaseStatusLabel } from "./purchase-status";
 
 /**
@@ -33,7 +35,14 @@ export type PurchaseListItem = {
   deliveryNote?: string | null;
   withdrawalRequestedAt?: Date | string | null;
   withdrawable?: boolean;
+  /** The order's timeline (payments/order-timeline.ts); absent on lists that do not show it. */
+  timeline?: OrderTimeline;
+  /** Where 'Intentar de nuevo' opens the service's purchase dialog. */
+  retryPath?: string | null;
 };
+
+/** Paid, withdrawn or refunded: an order with a story to tell. */
+const hasStory = (status: string) => ["completed", "withdrawn", "refunded"].includes(status);
 
 type InvoiceLink = { id: string; number: string };
 
@@ -82,14 +91,38 @@ export function PurchaseList({
                 Desististe el {formatDate(purchase.withdrawalRequestedAt, "longDateTime")}
               </p>
             ) : null}
+            {purchase.timeline && hasStory(purchase.status) ? (
+              <OrderTimelineView timeline={purchase.timeline} className="mt-3" />
+            ) : null}
             {purchase.withdrawable ? (
-              <Link
-                to={`/mi-cuenta/compras/${purchase.id}/desistir`}
-                className="mt-2 inline-flex items-center gap-1 text-sm font-semibold text-brand-700 underline-offset-2 hover:underline"
-              >
-                <Undo2 className="size-4" aria-hidden />
-                Desistir del contrato
-              </Link>
+              <p className="mt-2 text-sm">
+                <Link
+                  to={`/mi-cuenta/compras/${purchase.id}/desistir`}
+                  className="inline-flex items-center gap-1 font-semibold text-brand-700 underline-offset-2 hover:underline"
+                >
+                  <Undo2 className="size-4" aria-hidden />
+                  Desistir del contrato
+                </Link>
+                {purchase.timeline?.withdrawalOpenUntil ? (
+                  <span className="text-slate-600">
+                    {" "}
+                    (hasta el {formatDate(dayAsDate(purchase.timeline.withdrawalOpenUntil), "date")}
+                    )
+                  </span>
+                ) : null}
+              </p>
+            ) : null}
+            {purchase.timeline?.retry && purchase.retryPath ? (
+              <p className="mt-2 text-sm">
+                <span className="text-slate-600">No se ha cobrado nada. </span>
+                <Link
+                  to={purchase.retryPath}
+                  className="inline-flex items-center gap-1 font-semibold text-brand-700 underline-offset-2 hover:underline"
+                >
+                  <RotateCcw className="size-4" aria-hidden />
+                  Intentar de nuevo
+                </Link>
+              </p>
             ) : null}
             {purchase.invoice || purchase.correctiveInvoice ? (
               <div className="mt-2 flex flex-wrap gap-x-4 gap-y-1 text-sm">
@@ -111,7 +144,12 @@ export function PurchaseList({
               {purchasePriceText(purchase.price, purchase.currency)}
             </p>
             <p className="text-xs text-slate-500">{VAT_INCLUDED}</p>
-            <p className="text-sm text-slate-600">{purchaseStatusLabel(purchase.status)}</p>
+            <p className="text-sm text-slate-600" data-purchase-status={purchase.status}>
+              {purchaseStatusLabel(purchase.status)}
+            </p>
+            {purchase.status === "withdrawn" || purchase.status === "refunded" ? (
+              <p className="text-xs text-slate-500">{NOT_IN_TOTALS}</p>
+            ) : null}
           </div>
         </li>
       ))}

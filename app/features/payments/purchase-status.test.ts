@@ -13,14 +13,19 @@ describe("purchase state machine", () => {
       expect(canMove("pending", to)).toBe(true);
   });
 
-  it("moves a completed purchase only to refunded, a refunded one nowhere, and never back to pending", () => {
-    expect(purchaseStatuses.filter((to) => canMove("completed", to))).toEqual(["refunded"]);
+  it("moves a completed purchase only to withdrawn or refunded, a refunded one nowhere, and never back to pending", () => {
+    expect(purchaseStatuses.filter((to) => canMove("completed", to))).toEqual([
+      "withdrawn",
+      "refunded",
+    ]);
+    expect(purchaseStatuses.filter((to) => canMove("withdrawn", to))).toEqual(["refunded"]);
     for (const to of purchaseStatuses) expect(canMove("refunded", to)).toBe(false);
     for (const from of purchaseStatuses) expect(canMove(from, "pending")).toBe(false);
   });
 
-  it("refunds only a completed purchase", () => {
-    expect(statusesBelow("refunded")).toEqual(["completed"]);
+  it("refunds a completed or withdrawn purchase, and withdraws only a completed one", () => {
+    expect(statusesBelow("refunded")).toEqual(["completed", "withdrawn"]);
+    expect(statusesBelow("withdrawn")).toEqual(["completed"]);
   });
 
   it("lets a failed attempt still complete (the customer retried on the same checkout)", () => {
@@ -51,5 +56,6 @@ describe("purchase state machine", () => {
     expect(purchaseStatusLabel("disputed")).toBe("Pendiente");
     expect(purchaseStatusLabel("completed")).toBe("Completado");
     expect(purchaseStatusLabel("refunded")).toBe("Reembolsado");
+    expect(purchaseStatusLabel("withdrawn")).toBe("Desistido");
   });
 });

@@ -18,6 +18,8 @@ import {
 } from "./after-sale-rules";
 import { deliveryStatuses, deliveryStatusLabel } from "./after-sale-status";
 import type { staffPaymentPage } from "./after-sale.server";
+import { dayAsDate, NOT_IN_TOTALS } from "./order-timeline";
+import { OrderTimelineView } from "./order-timeline-view";
 import { purchaseStatusLabel } from "./purchase-status";
 
 type StaffPayment = Awaited<ReturnType<typeof staffPaymentPage>>;
@@ -32,7 +34,7 @@ const priceOf = (amount: number) => formatPrice(amount, { cents: "always" });
  * customer asked for, and on a paid sale its delivery and its refund.
  */
 export function StaffPaymentPage({ sale, answer }: { sale: StaffPayment; answer: Answer }) {
-  const { payment, purchase, invoices } = sale;
+  const { payment, purchase, invoices, timeline } = sale;
   return (
     <>
       <RecordPageHead
@@ -40,15 +42,28 @@ export function StaffPaymentPage({ sale, answer }: { sale: StaffPayment; answer:
         title={`Pago de ${payment.serviceName}`}
       >
         <p className="mt-1 text-slate-600">
-          {priceOf(payment.amount)} ({VAT_INCLUDED}) · {purchaseStatusLabel(purchase.status)}
+          {priceOf(payment.amount)} ({VAT_INCLUDED}) ·{" "}
+          <span data-purchase-status={purchase.status}>{purchaseStatusLabel(purchase.status)}</span>
+          {["withdrawn", "refunded"].includes(purchase.status)
+            ? ` · ${NOT_IN_TOTALS} de ingresos ni en el ticket medio`
+            : ""}
         </p>
         {purchase.withdrawalRequestedAt ? (
-          <WithdrawalNotice requestedAt={purchase.withdrawalRequestedAt} />
+          <WithdrawalNotice
+            requestedAt={purchase.withdrawalRequestedAt}
+            refundDueBy={timeline.refundDueBy}
+          />
         ) : null}
       </RecordPageHead>
 
       <div className="mt-8 grid items-start gap-8 lg:grid-cols-[minmax(0,1fr)_22rem]">
         <div className="space-y-8">
+          <section className={cardClasses} aria-labelledby="timeline-heading">
+            <h2 id="timeline-heading" className="text-lg font-semibold">
+              Historial del pedido
+            </h2>
+            <OrderTimelineView timeline={timeline} className="mt-4" />
+          </section>
           <SaleFacts sale={sale} />
           <InvoiceList invoices={invoices} />
         </div>
@@ -60,7 +75,13 @@ export function StaffPaymentPage({ sale, answer }: { sale: StaffPayment; answer:
   );
 }
 
-function WithdrawalNotice({ requestedAt }: { requestedAt: Date }) {
+function WithdrawalNotice({
+  requestedAt,
+  refundDueBy,
+}: {
+  requestedAt: Date;
+  refundDueBy: string | null;
+}) {
   return (
     <p
       role="status"
@@ -69,8 +90,10 @@ function WithdrawalNotice({ requestedAt }: { requestedAt: Date }) {
       <TriangleAlert className="size-5 shrink-0" aria-hidden />
       <span>
         <strong>El cliente ha desistido del contrato</strong> el{" "}
-        {formatDate(requestedAt, "longDateTime")}. Hay 14 días naturales para devolverle el importe
-        que corresponda.
+        {formatDate(requestedAt, "longDateTime")}.{" "}
+        {refundDueBy
+          ? `Hay que devolverle el importe que corresponda a más tardar el ${formatDate(dayAsDate(refundDueBy), "date")} (14 días naturales, art. 107.1 TRLGDCU). La entrega queda cerrada.`
+          : "El importe ya se ha devuelto."}
       </span>
     </p>
   );
@@ -83,7 +106,12 @@ function SaleFacts({ sale: { payment, purchase } }: { sale: StaffPayment }) {
     { label: "Importe", value: priceOf(payment.amount) },
     { label: "Estado del pago", value: purchaseStatusLabel(purchase.status) },
     { label: "Fecha", value: formatDate(payment.createdAt, "shortDateTime") },
-    { label: "Entrega", value: deliveryStatusLabel(purchase.deliveryStatus) },
+    {
+      label: "Entrega",
+      value:
+        deliveryStatusLabel(purchase.deliveryStatus) +
+        (["withdrawn", "refunded"].includes(purchase.status) ? " (cerrada)" : ""),
+    },
     {
       label: "Inicio inmediato aceptado",
       value: purchase.immediateStartConsentAt
@@ -161,31 +189,40 @@ function RecordState({ state }: { state: InvoiceRecordState }) {
   );
 }
 
-/** Delivery and refund on a paid sale; otherwise why there are none. */
+/**
+ * Delivery while the sale is paid; the refund while it is paid or withdrawn (the withdrawal
+ * obliges it); otherwise why there are none. The timeline decides (order-timeline.ts).
+ */
 function AfterSaleForms({
-  sale: { payment, purchase },
+  sale: { payment, purchase, timeline },
   answer,
 }: {
   sale: StaffPayment;
   answer: Answer;
 }) {
   const { sending, answerFor } = useIntentAnswer(afterSaleIntents, "delivery", answer);
-  if (purchase.status !== "completed")
+  if (!timeline.deliveryOpen && !timeline.refundOpen)
     return (
       <p className={`${cardClasses} text-sm text-slate-600`}>
         {purchase.status === "refunded"
-          ? `Reembolsado. Motivo: ${purchase.refundReason ?? "devolución desde Stripe"}.`
+          ? "Pago reembolsado: la entrega y el reembolso están cerrados."
           : "Este pago no está completado: no tiene entrega ni reembolso."}
       </p>
     );
   return (
     <>
-      <DeliveryForm
-        key={`${purchase.deliveryStatus}-${purchase.deliveryNote ?? ""}`}
-        purchase={purchase}
-        busy={sending === "delivery"}
-        answer={answerFor("delivery")}
-      />
+      {timeline.deliveryOpen ? (
+        <DeliveryForm
+          key={`${purchase.deliveryStatus}-${purchase.deliveryNote ?? ""}`}
+          purchase={purchase}
+          busy={sending === "delivery"}
+          answer={answerFor("delivery")}
+        />
+      ) : (
+        <p className={`${cardClasses} text-sm text-slate-600`}>
+          El cliente ha desistido: la entrega está cerrada.
+        </p>
+      )}
       <RefundForm
         amount={payment.amount}
         busy={sending === "refund"}

@@ -13,13 +13,14 @@ import {
 import { getLogger } from "~/platform/logger.server";
 import { getMailWorker } from "~/platform/mail/mailer.server";
 import { enqueueMails } from "~/platform/mail/outbox.server";
+import { webhookLag } from "~/platform/metrics/request-metrics";
 import { isBillingPseudonym } from "./billing-erasure.server";
 import {
   invoicePdf,
   issueCorrectiveInvoice,
   issueSaleInvoice,
 } from "~/features/billing/invoices.server";
-import { statusesBelow, type PurchaseStatus } from "./purchase-status";
+import { countsInTotals, statusesBelow, type PurchaseStatus } from "./purchase-status";
 import { stripeClient } from "./providers.server";
 import { receiptMail, refundMail } from "./receipt-mail.server";
 
@@ -52,6 +53,9 @@ export async function handleWebhook(
   } catch {
     return { status: 400, body: "Firma no válida" };
   }
+  // The delivery's lag behind the event, for /metrics: Stripe's retries of a failing endpoint
+  // show here as minutes to hours (decision 049).
+  webhookLag.observe(Date.now() / 1000 - event.created);
   let queuedMail: boolean;
   try {
     queuedMail = await db.transaction(async (tx) => {
@@ -288,6 +292,41 @@ async function completePurchase(
 }
 
 /**
+ * Moves a purchase's payment to 'withdrawn' or 'refunded' and, when it was still counted (a
+ * completed payment), takes it out of its customer's totals: a withdrawn payment later refunded
+ * leaves them once. The day totals follow the payment's status by their trigger (migration 0006).
+ * Returns the payment, or undefined when the purchase has none.
+ */
+export async function paymentLeavesTotals(
+  tx: Transaction,
+  purchaseId: string,
+  to: "withdrawn" | "refunded",
+  at: Date,
+) {
+  const [before] = await tx
+    .select({ status: payments.status })
+    .from(payments)
+    .where(eq(payments.purchaseId, purchaseId))
+    .for("update");
+  if (!before) return undefined;
+  const [payment] = await tx
+    .update(payments)
+    .set({ status: to })
+    .where(eq(payments.purchaseId, purchaseId))
+    .returning();
+  if (payment && countsInTotals(before.status))
+    await tx
+      .update(customers)
+      .set({
+        totalSpent: sql`greatest(${customers.totalSpent} - ${payment.amount}, 0)`,
+        totalOrders: sql`greatest(${customers.totalOrders} - 1, 0)`,
+        updatedAt: at,
+      })
+      .where(eq(customers.email, payment.customerEmail));
+  return payment;
+}
+
+/**
  * A refund made in the provider's dashboard. Only a full refund returns the purchase; a partial
  * one is logged for the staff. A refund that arrives before its payment's completion is sent
  * back to be delivered again.
@@ -308,20 +347,8 @@ async function refundPurchase(
   const refundedAt = new Date();
   if (!(await moveTo(tx, purchase.id, "refunded"))) return false;
 
-  const [payment] = await tx
-    .update(payments)
-    .set({ status: "refunded" })
-    .where(eq(payments.purchaseId, purchase.id))
-    .returning();
+  const payment = await paymentLeavesTotals(tx, purchase.id, "refunded", refundedAt);
   if (!payment) return false;
-  await tx
-    .update(customers)
-    .set({
-      totalSpent: sql`greatest(${customers.totalSpent} - ${payment.amount}, 0)`,
-      totalOrders: sql`greatest(${customers.totalOrders} - 1, 0)`,
-      updatedAt: refundedAt,
-    })
-    .where(eq(customers.email, payment.customerEmail));
   await tx.insert(userActivityLog).values({
     userId: purchase.userId,
     activityType: "purchase_refunded",

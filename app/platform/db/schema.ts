@@ -156,6 +156,8 @@ export const users = pgTable(
     email: text("email").notNull(),
     emailVerified: boolean("email_verified").notNull().default(false),
     image: text("image"),
+    /** Better Auth's two-factor plugin: set once a TOTP factor is confirmed (decision 044). */
+    twoFactorEnabled: boolean("two_factor_enabled").notNull().default(false),
     ...timestamps,
   },
   (table) => [
@@ -176,6 +178,11 @@ export const sessions = pgTable(
     userId: text("user_id")
       .notNull()
       .references(() => users.id, { onDelete: "cascade" }),
+    /**
+     * When the session was last used, written at most once a minute (decision 045): a staff
+     * session idle for 30 minutes ends. Null until its first write (read as `createdAt`).
+     */
+    lastSeenAt: timestamp("last_seen_at", { withTimezone: true, mode: "date" }),
     ...timestamps,
   },
   (table) => [
@@ -221,6 +228,74 @@ export const verifications = pgTable(
     ...timestamps,
   },
   (table) => [index("verifications_identifier_idx").on(table.identifier)],
+);
+
+/**
+ * Better Auth's two-factor plugin (decision 044): the TOTP secret and the recovery codes, both
+ * encrypted with the auth secret; `verified` stays false until the first code confirms the
+ * enrolment. One row per account.
+ */
+export const twoFactors = pgTable(
+  "two_factor",
+  {
+    id: text("id").primaryKey(),
+    secret: text("secret").notNull(),
+    backupCodes: text("backup_codes").notNull(),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    verified: boolean("verified").notNull().default(true),
+    failedVerificationCount: integer("failed_verification_count").notNull().default(0),
+    lockedUntil: timestamp("locked_until", { withTimezone: true, mode: "date" }),
+  },
+  (table) => [uniqueIndex("two_factor_user_idx").on(table.userId)],
+);
+
+/**
+ * TOTP codes already accepted (decision 044): Better Auth accepts a code in its ±1 step window
+ * as often as it is sent, so a code is refused while it is still inside that window of its
+ * first use (RFC 6238 §5.2). Rows older than the window are worthless and deleted.
+ */
+export const totpUsedCodes = pgTable(
+  "totp_used_codes",
+  {
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    code: text("code").notNull(),
+    /** The 30-second step (Unix time / 30) at which the code was accepted. */
+    step: bigint("step", { mode: "number" }).notNull(),
+    usedAt: timestamp("used_at", { withTimezone: true, mode: "date" }).notNull().defaultNow(),
+  },
+  (table) => [primaryKey({ columns: [table.userId, table.code] })],
+);
+
+/**
+ * Better Auth's passkey plugin (decision 045): one WebAuthn credential of an account, its public
+ * key (base64) and signature counter. `lastUsedAt` is ours, set after each sign-in with it.
+ */
+export const passkeys = pgTable(
+  "passkeys",
+  {
+    id: text("id").primaryKey(),
+    name: text("name"),
+    publicKey: text("public_key").notNull(),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    credentialID: text("credential_id").notNull(),
+    counter: integer("counter").notNull(),
+    deviceType: text("device_type").notNull(),
+    backedUp: boolean("backed_up").notNull(),
+    transports: text("transports"),
+    aaguid: text("aaguid"),
+    createdAt: timestamp("created_at", { withTimezone: true, mode: "date" }).defaultNow(),
+    lastUsedAt: timestamp("last_used_at", { withTimezone: true, mode: "date" }),
+  },
+  (table) => [
+    uniqueIndex("passkeys_credential_idx").on(table.credentialID),
+    index("passkeys_user_idx").on(table.userId),
+  ],
 );
 
 /** Spec section 3: one profile per user, created with the user. */
@@ -283,7 +358,10 @@ export const purchases = pgTable(
     /** Catalogue price in cents at the time of purchase. */
     price: integer("price").notNull(),
     currency: text("currency").notNull().default("EUR"),
-    status: text("status", { enum: ["pending", "completed", "failed", "cancelled", "refunded"] })
+    /** 'withdrawn': the consumer withdrew from the paid contract (decision 050). */
+    status: text("status", {
+      enum: ["pending", "completed", "failed", "cancelled", "withdrawn", "refunded"],
+    })
       .notNull()
       .default("pending"),
     provider: text("provider", { enum: ["stripe", "simulated"] }).notNull(),
@@ -343,7 +421,9 @@ export const payments = pgTable(
     /** Amount charged, in cents. */
     amount: integer("amount").notNull(),
     currency: text("currency").notNull().default("EUR"),
-    status: text("status", { enum: ["pending", "completed", "failed", "refunded"] }).notNull(),
+    status: text("status", {
+      enum: ["pending", "completed", "failed", "withdrawn", "refunded"],
+    }).notNull(),
     createdAt: createdAt(),
   },
   (table) => [
