@@ -27,6 +27,7 @@ import { showToast } from "~/ui/toast";
 import { getPageViewer } from "~/features/accounts/profile.server";
 import { VisitorPurchaseDialog } from "~/features/payments/purchase-dialog-parts";
 import { takeToast } from "~/platform/http/toast.server";
+import { NoScriptToast } from "~/ui/noscript-toast";
 import { routesAskForLightPage } from "~/platform/http/light-page";
 import type { Toast } from "~/platform/http/toast";
 import lightPageScriptUrl from "virtual:light-page-script";
@@ -87,6 +88,7 @@ export function Layout({ children }: { children: React.ReactNode }) {
             {data ? <SiteFooter site={data.site} /> : null}
           </>
         )}
+        {data?.toast ? <NoScriptToast toast={data.toast} /> : null}
         {light ? (
           <>
             <VisitorPurchaseDialog />

@@ -9,7 +9,7 @@ import type { Locator, Page } from "@playwright/test";
 import { formatPrice } from "../../app/features/catalogue/services";
 import { formatCount } from "../../app/ui/numbers";
 import type { AdminFigures } from "../support/admin-figures";
-import { createVerifiedCustomer, toast } from "./accounts-helpers";
+import { createVerifiedCustomer, signInAsStaff, toast } from "./accounts-helpers";
 import { expect, openPage, rememberCookieChoice, test } from "./fixtures";
 import { payInDialog } from "./purchase-helpers";
 
@@ -128,10 +128,7 @@ test.beforeAll(async ({ browser }, testInfo) => {
   const context = await browser.newContext({ baseURL });
   await rememberCookieChoice(context, "rejected");
   const page = await context.newPage();
-  await openPage(page, "/login");
-  await page.getByLabel("Email").fill(ADMIN.email);
-  await page.getByLabel("Contraseña").fill(ADMIN.password);
-  await page.getByRole("button", { name: "Iniciar Sesión" }).click();
+  await signInAsStaff(page, ADMIN.email, ADMIN.password);
   await expect(page).toHaveURL(/\/admin$/);
   await context.storageState({ path: adminState });
   await context.close();
@@ -415,7 +412,7 @@ test("a staff role is given, changed and taken from Usuarios", async ({ page }) 
   const row = page.getByRole("table", { name: "Usuarios" }).locator("tbody tr");
   await expect(row).toHaveCount(1);
   await expect(row).toContainText(email);
-  await expect(column(row, 4)).toHaveText("Cliente");
+  await expect(column(row, 5)).toHaveText("Cliente");
 
   /** 'Cambiar rol': the role chosen, the change confirmed, saved. */
   const changeRole = async (label: string, role: string) => {
@@ -428,11 +425,11 @@ test("a staff role is given, changed and taken from Usuarios", async ({ page }) 
     expect(param(page, "q")).toBe(email);
   };
   await changeRole("Administrador", "admin");
-  await expect(column(row, 4)).toHaveText("Administrador");
+  await expect(column(row, 5)).toHaveText("Administrador");
   await changeRole("Soporte", "support");
-  await expect(column(row, 4)).toHaveText("Soporte");
+  await expect(column(row, 5)).toHaveText("Soporte");
   await changeRole("Cliente (sin rol del equipo)", "customer");
-  await expect(column(row, 4)).toHaveText("Cliente");
+  await expect(column(row, 5)).toHaveText("Cliente");
 });
 
 test("without JavaScript the enquiry's dialog opens by its address and marks it handled", async ({
@@ -512,8 +509,9 @@ test("a staff refund: the purchase refunded, a corrective invoice, the revenue r
   await refund.getByLabel(/^Confirmo que devolvemos/).check();
   await refund.getByRole("button", { name: `Reembolsar ${price}` }).click();
   await expect(toast(page, "Pago reembolsado")).toBeVisible();
+  // The timeline tells the reason once, without a doubled full stop (decision 050).
   await expect(
-    page.getByText("Reembolsado. Motivo: El cliente no necesita ya el servicio."),
+    page.getByText("Motivo: El cliente no necesita ya el servicio", { exact: true }),
   ).toBeVisible();
   const corrective = invoices.getByRole("link", { name: /^R\d{4}-\d{6}$/ });
   await expect(corrective).toBeVisible();

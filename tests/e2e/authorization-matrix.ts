@@ -104,6 +104,16 @@ const panelPost = {
 };
 
 /** A public page that takes no form. */
+/** Where /cuenta/llaves-de-acceso and /cuenta/sesiones send each role back (or to sign in). */
+const accountSecurityPage: PerRole = {
+  anonymous: "signIn",
+  customer: { redirect: "/mi-cuenta/seguridad" },
+  otherCustomer: { redirect: "/mi-cuenta/seguridad" },
+  support: { redirect: "/admin/seguridad" },
+  finance: { redirect: "/admin/seguridad" },
+  admin: { redirect: "/admin/seguridad" },
+};
+
 const publicPage = (route: string): MatrixRow => ({
   route,
   url: () => `/${route}`,
@@ -145,6 +155,22 @@ export const authorizationMatrix: MatrixRow[] = [
     // Refused either way; a signed-in visitor is then sent on, as the page's loader does.
     post: signedIn("unauthorised", { redirect: "/precios" }),
     form: () => ({ email: "nadie-matrix@example.com", password: "contraseña-equivocada" }),
+  },
+  // The code step of the sign-in (decision 044): without a password just checked (our signed
+  // challenge cookie) there is nothing to verify; back to the password, whoever asks.
+  {
+    route: "login/verificacion",
+    url: () => "/login/verificacion",
+    get: everyone({ redirect: "/login" }),
+    post: everyone({ redirect: "/login" }),
+    form: () => ({ method: "totp", code: "123456" }),
+  },
+  {
+    route: "login-cliente/verificacion",
+    url: () => "/login-cliente/verificacion",
+    get: everyone({ redirect: "/login-cliente" }),
+    post: everyone({ redirect: "/login-cliente" }),
+    form: () => ({ method: "totp", code: "123456" }),
   },
   {
     route: "registro",
@@ -205,6 +231,36 @@ export const authorizationMatrix: MatrixRow[] = [
     form: () => ({ confirmation: "no" }),
   },
   {
+    route: "mi-cuenta/seguridad",
+    url: () => "/mi-cuenta/seguridad",
+    get: signedIn("signIn", "page"),
+    // A change of the factor asks for the password: without one it is refused.
+    post: signedIn("signIn", "refused"),
+    form: () => ({ intent: "start", password: "" }),
+  },
+  // Passkeys and sessions (decision 045): any signed-in account manages its own; a form without
+  // a valid intent goes back to the account's security page.
+  ...["cuenta/llaves-de-acceso", "cuenta/sesiones"].map((route): MatrixRow => ({
+    route,
+    url: () => `/${route}`,
+    get: accountSecurityPage,
+    post: accountSecurityPage,
+    form: () => ({ intent: "nada" }),
+  })),
+  {
+    route: "cuenta/llaves-de-acceso/registro",
+    url: () => "/cuenta/llaves-de-acceso/registro",
+    get: everyone("noAction"),
+    // A script posts JSON: a form is refused, and without a session before it is read.
+    post: signedIn("unauthorised", "refused"),
+  },
+  {
+    route: "cuenta/llaves-de-acceso/entrada",
+    url: () => "/cuenta/llaves-de-acceso/entrada",
+    get: everyone("noAction"),
+    post: everyone("refused"),
+  },
+  {
     route: "mi-cuenta/tickets/nuevo",
     url: () => "/mi-cuenta/tickets/nuevo",
     get: signedIn("signIn", "page"),
@@ -233,6 +289,14 @@ export const authorizationMatrix: MatrixRow[] = [
     get: everyone({ redirect: "/precios" }),
     post: signedIn("unauthorised", "ok"),
     form: () => ({ serviceId: "2", immediateStart: "yes" }),
+  },
+  {
+    // The checkout as a page (no JavaScript): the post lacks the consent, so it is refused.
+    route: "comprar/:servicio",
+    url: () => "/comprar/ciberseguridad",
+    get: signedIn("signIn", "page"),
+    post: signedIn("signIn", "refused"),
+    form: () => ({ serviceId: "4" }),
   },
   {
     route: "pago-simulado/:sessionId",
@@ -320,6 +384,15 @@ export const authorizationMatrix: MatrixRow[] = [
     url: () => "/api/auth/get-session",
     get: everyone("notFound"),
     post: everyone("notFound"),
+  },
+  {
+    // Where staff enrol their second factor: every staff role, with or without one.
+    route: "admin/seguridad",
+    url: () => "/admin/seguridad",
+    get: anyStaff("page"),
+    post: anyStaff("refused"),
+    form: () => ({ intent: "start", password: "" }),
+    endsSessions: true,
   },
   // A customer who opens the admin panel is signed out, so these run last.
   {

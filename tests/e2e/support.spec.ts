@@ -166,3 +166,29 @@ test("Mi Cuenta's tabs work without JavaScript", async ({ page, browser }) => {
   await expect(plain.getByRole("alert")).toContainText("Asunto demasiado corto");
   await context.close();
 });
+
+test("without JavaScript a reply lands on the new message, with its confirmation", async ({
+  page,
+  browser,
+}) => {
+  await createVerifiedCustomer(page);
+  const { url } = await openTicketFromSupportTab(page, `Sin JavaScript ${Date.now()}`);
+  const context = await browser.newContext({
+    javaScriptEnabled: false,
+    storageState: await page.context().storageState(),
+    viewport: { width: 390, height: 700 },
+  });
+  const plain = await context.newPage();
+  await plain.goto(url);
+  const text = "Os escribo sin JavaScript: ¿llegó bien mi mensaje?";
+  const reply = plain.getByRole("form", { name: "Añadir un mensaje" });
+  await reply.getByLabel("Mensaje").fill(text);
+  await reply.getByRole("button", { name: "Enviar" }).click();
+  await expect(plain).toHaveURL(/\/mi-cuenta\/tickets\/[0-9a-f-]{36}#mensaje-[0-9a-f-]{36}$/);
+  const anchor = new URL(plain.url()).hash.slice(1);
+  const message = plain.locator(`li[id="${anchor}"]`);
+  await expect(message).toContainText(text);
+  await expect(message).toBeInViewport();
+  await expect(plain.getByRole("status").filter({ hasText: "Mensaje enviado" })).toBeVisible();
+  await context.close();
+});

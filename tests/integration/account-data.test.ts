@@ -75,6 +75,21 @@ describe("the data export", () => {
     expect(JSON.stringify(data)).not.toContain("otra-persona@example.com");
   });
 
+  it("holds how the account signs in: its sessions with device and address, never a token", async () => {
+    const ana = await customer("sesiones-exporta@example.com");
+    const data = await exportAccountData((await viewerOf(ana.cookie))!);
+    expect(data.seguridad.verificacionEnDosPasos).toBe(false);
+    expect(data.seguridad.llavesDeAcceso).toEqual([]);
+    expect(data.seguridad.sesiones).toHaveLength(1);
+    expect(data.seguridad.sesiones[0]).toMatchObject({
+      iniciadaEl: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T/),
+      caducaEl: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T/),
+    });
+    const token = decodeURIComponent(ana.cookie.split("=")[1]!).split(".")[0]!;
+    expect(token.length).toBeGreaterThan(20);
+    expect(JSON.stringify(data)).not.toContain(token);
+  });
+
   it("downloads as a JSON attachment named after the brand and the moment", async () => {
     const { cookie } = await customer("descarga@example.com");
     const response = (await exportLoader({

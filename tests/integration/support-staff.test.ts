@@ -135,7 +135,11 @@ describe("a staff reply", () => {
       intent: "reply",
       message: "Hola Ana, ya lo estamos revisando.",
     });
-    expect(answer).toMatchObject({ status: 302, location: `/admin/tickets/${id}` });
+    expect(answer).toMatchObject({
+      status: 302,
+      // To the new reply in the conversation, not the top of the page.
+      location: expect.stringMatching(new RegExp(`^/admin/tickets/${id}#mensaje-[0-9a-f-]{36}$`)),
+    });
     const after = await ticketRow(id);
     expect(after.status).toBe("in_progress");
     expect(after.firstStaffReplyAt).toBeInstanceOf(Date);

@@ -26,8 +26,12 @@ import { adminPages, adminTabs, sectionsFor, type AdminSection } from "./admin-t
  */
 export const adminShellHandle = { shell: "admin" } as const;
 
-/** The section an address belongs to: a ticket's page is part of Tickets. */
-function sectionOf(pathname: string, search: string): AdminSection {
+/**
+ * The section an address belongs to: a ticket's page is part of Tickets; the staff member's own
+ * security page (their link in the bar) is none.
+ */
+function sectionOf(pathname: string, search: string): AdminSection | undefined {
+  if (pathname.startsWith(OWN_SECURITY_PATH)) return undefined;
   if (pathname.startsWith("/admin/tickets")) return "tickets";
   const page = adminPages.find((candidate) => pathname.startsWith(candidate.href));
   if (page) return page.id;
@@ -77,16 +81,28 @@ export function AdminShell({ current, children }: { current?: AdminSection; chil
 const barButton =
   "inline-flex h-9 shrink-0 items-center gap-1.5 rounded-lg px-2.5 text-sm font-semibold text-slate-100 ring-1 ring-slate-600 ring-inset hover:bg-white/10 disabled:cursor-not-allowed disabled:opacity-70";
 
-/** Who is signed in, 'Actualizar' (loads the page's data again) and 'Salir'. */
+/** Where staff manage their own sign-in: second factor, passkeys, sessions (decisions 044, 045). */
+const OWN_SECURITY_PATH = "/admin/seguridad";
+
+/**
+ * Who is signed in (a link to their own security page), 'Actualizar' (loads the page's data
+ * again) and 'Salir'.
+ */
 function StaffMember() {
   const viewer = usePageViewer();
   const { revalidate, state } = useRevalidator();
+  const { pathname } = useLocation();
   return (
     <div className="flex h-12 items-center gap-2 border-t border-white/10 px-4 lg:mt-5 lg:h-auto lg:flex-col lg:items-stretch lg:gap-3 lg:border-y lg:px-5 lg:py-4">
-      <p className="min-w-0 flex-1 truncate text-sm text-slate-300" title={viewer?.email}>
-        <span className="sr-only">Sesión iniciada como </span>
+      <Link
+        to={OWN_SECURITY_PATH}
+        aria-current={pathname.startsWith(OWN_SECURITY_PATH) ? "page" : undefined}
+        className="min-w-0 flex-1 truncate text-sm text-slate-300 underline-offset-2 hover:text-white hover:underline aria-[current=page]:text-white aria-[current=page]:underline"
+        title={`${viewer?.email ?? ""}: seguridad de tu cuenta`}
+      >
+        <span className="sr-only">Seguridad de tu cuenta, sesión iniciada como </span>
         {viewer?.email}
-      </p>
+      </Link>
       <div className="flex gap-2">
         <button
           type="button"
@@ -115,7 +131,7 @@ function StaffMember() {
  * Links, not buttons: each section has its own address, and switching clears search and filter.
  * Only the sections the staff member's role may open are shown (the loaders refuse the rest).
  */
-function SectionTabs({ current }: { current: AdminSection }) {
+function SectionTabs({ current }: { current: AdminSection | undefined }) {
   const sections = sectionsFor(usePageViewer()?.staffRole);
   const list = useRef<HTMLUListElement>(null);
   // On a phone the bar scrolls sideways: bring the current section into view.

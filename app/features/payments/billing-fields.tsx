@@ -2,19 +2,29 @@ import { useEffect, useRef, useState, type RefObject } from "react";
 import { useFetcher } from "react-router";
 import { requiresCompleteInvoice } from "~/features/billing/invoice-type";
 import { Checkbox, Field } from "~/ui/form";
-import { BILLING_FIELDS } from "./checkout-form";
+import { BILLING_FIELDS, type CheckoutBilling } from "./checkout-form";
 import type { CheckoutDefaults } from "./checkout.server";
 import { BILLING_LIMITS, COMPLETE_INVOICE_REQUEST } from "./payment-messages";
 
 /**
  * The billing data of a complete invoice in the purchase dialog: always asked above 400 €, and
- * below it when the buyer ticks that they need one. Pre-filled from the customer's profile.
+ * below it when the buyer ticks that they need one. Pre-filled from the customer's profile: by
+ * the dialog once shown, or from `profileBilling` when the page brings it (the purchase page,
+ * which shows the fields from the start, so they are there without JavaScript; the checkout
+ * ignores them unless the tick or the amount asks for a complete invoice).
  */
-export function BillingFields({ totalCents }: { totalCents: number }) {
+export function BillingFields({
+  totalCents,
+  profileBilling,
+}: {
+  totalCents: number;
+  profileBilling?: CheckoutBilling;
+}) {
   const [business, setBusiness] = useState(false);
-  const asked = requiresCompleteInvoice(totalCents, business);
+  const needed = requiresCompleteInvoice(totalCents, business);
+  const asked = needed || profileBilling !== undefined;
   const fields = useRef<HTMLFieldSetElement>(null);
-  const loading = useProfileBilling(asked, fields);
+  const loading = useProfileBilling(asked && !profileBilling, fields);
   return (
     <>
       {requiresCompleteInvoice(totalCents, false) ? (
@@ -32,18 +42,22 @@ export function BillingFields({ totalCents }: { totalCents: number }) {
       )}
       {asked ? (
         <fieldset ref={fields} aria-busy={loading} className="grid gap-2">
-          <legend className="sr-only">Datos de facturación</legend>
+          <legend className={needed ? "sr-only" : "text-sm text-slate-600"}>
+            {needed ? "Datos de facturación" : "Datos de facturación (solo para factura completa)"}
+          </legend>
           <Field
             name={BILLING_FIELDS.name}
             label="Nombre o razón social"
-            required
+            required={needed}
             maxLength={BILLING_LIMITS.name}
             autoComplete="name"
+            defaultValue={profileBilling?.name}
           />
           <Field
             name={BILLING_FIELDS.taxId}
             label="NIF, NIE o CIF"
-            required
+            required={needed}
+            defaultValue={profileBilling?.taxId}
             maxLength={BILLING_LIMITS.taxId}
             autoComplete="off"
             autoCapitalize="characters"
@@ -52,7 +66,8 @@ export function BillingFields({ totalCents }: { totalCents: number }) {
           <Field
             name={BILLING_FIELDS.address}
             label="Domicilio fiscal"
-            required
+            required={needed}
+            defaultValue={profileBilling?.address}
             maxLength={BILLING_LIMITS.address}
             autoComplete="street-address"
             placeholder="Calle y número, código postal, localidad"

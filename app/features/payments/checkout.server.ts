@@ -1,7 +1,7 @@
 import { eq } from "drizzle-orm";
 import { data, redirect } from "react-router";
-import { serviceById } from "~/features/catalogue/services";
-import { getViewer } from "~/features/identity/session.server";
+import { serviceById, serviceBySlug, type Service } from "~/features/catalogue/services";
+import { getViewer, type Viewer } from "~/features/identity/session.server";
 import { getConfig } from "~/platform/config.server";
 import { getDb } from "~/platform/db/database.server";
 import { profiles, purchases } from "~/platform/db/schema";
@@ -28,6 +28,49 @@ const fail = (code: PaymentMessage, status: number, init: Omit<RefuseInit, "stat
  */
 const CHECKOUTS_PER_CUSTOMER = { limit: 10, windowMs: 10 * 60_000 };
 
+/** The profile's billing data, '' where it holds nothing. */
+async function profileBilling(userId: string): Promise<CheckoutBilling> {
+  const [profile] = await getDb()
+    .select({
+      name: profiles.billingName,
+      taxId: profiles.taxId,
+      address: profiles.billingAddress,
+    })
+    .from(profiles)
+    .where(eq(profiles.id, userId));
+  return {
+    name: profile?.name ?? "",
+    taxId: profile?.taxId ?? "",
+    address: profile?.address ?? "",
+  };
+}
+
+export type PurchasePageData = {
+  service: Service;
+  /** Null until the customer's e-mail is verified: the page asks for that first. */
+  billing: CheckoutBilling | null;
+};
+
+/**
+ * The purchase page of the service `slug` (/comprar/:servicio): the dialog's checkout as a page
+ * of its own, for a browser without JavaScript. 404 for a service the catalogue does not sell.
+ */
+export async function purchasePage(viewer: Viewer, slug: string): Promise<PurchasePageData> {
+  const service = serviceBySlug(slug);
+  if (!service) throw new Response("Not Found", { status: 404 });
+  return { service, billing: viewer.emailVerified ? await profileBilling(viewer.id) : null };
+}
+
+/**
+ * The purchase page's post: the same checkout as the dialog's, which goes on to the payment page
+ * itself instead of answering its address to the dialog's script.
+ */
+export async function startCheckoutFromPage(request: Request) {
+  const answer = await startCheckout(request);
+  const result = answer.data;
+  return "url" in result ? redirect(result.url) : answer;
+}
+
 /**
  * Loads what the purchase dialog pre-fills: the billing data of the signed-in customer's profile
  * (asked with `?datos=facturacion`). Anything else, or anyone else, goes to the prices.
@@ -36,21 +79,7 @@ export async function checkoutDefaults(request: Request) {
   const { viewer } = await getViewer(request);
   const asked = new URL(request.url).searchParams.get("datos") === "facturacion";
   if (!viewer?.emailVerified || !asked) return redirect("/precios");
-  const [profile] = await getDb()
-    .select({
-      name: profiles.billingName,
-      taxId: profiles.taxId,
-      address: profiles.billingAddress,
-    })
-    .from(profiles)
-    .where(eq(profiles.id, viewer.id));
-  return data<CheckoutDefaults>({
-    billing: {
-      name: profile?.name ?? "",
-      taxId: profile?.taxId ?? "",
-      address: profile?.address ?? "",
-    },
-  });
+  return data<CheckoutDefaults>({ billing: await profileBilling(viewer.id) });
 }
 
 /**

@@ -5,16 +5,15 @@ import { usePageViewer } from "~/features/identity/page-viewer";
 import { track } from "~/features/analytics/track";
 import { withReturnPath } from "~/features/identity/return-path";
 import { formatPrice, type Service } from "~/features/catalogue/services";
-import { splitVat, VAT_INCLUDED, VAT_RATE_PERCENT } from "~/features/catalogue/vat";
 import { PENDING_PURCHASE_EVENT, savePendingPurchase } from "~/features/payments/pending-purchase";
 import { Button, ButtonLink } from "~/ui/button";
 import { CloseButton } from "~/ui/close-button";
 import { DialogIcon, dialogClasses, SignedOutContent } from "./purchase-dialog-parts";
-import { Checkbox, ValidatedForm } from "~/ui/form";
-import { BillingFields } from "./billing-fields";
+import { ValidatedForm } from "~/ui/form";
+import { CheckoutFields, PriceBreakdown } from "./checkout-fields";
 import { checkoutSchema } from "./checkout-form";
 import type { CheckoutResult } from "./checkout.server";
-import { IMMEDIATE_START_CONSENT, paymentMessages } from "./payment-messages";
+import { paymentMessages } from "./payment-messages";
 
 /** Spec: the consult flow scrolls 100 px above the contact section, after 100-300 ms. */
 const CONSULT_SCROLL_DELAY_MS = 200;
@@ -147,7 +146,6 @@ function ReadyToPay({
   };
 
   const error = result && "errors" in result ? result.errors[0]?.code : undefined;
-  const { baseCents, vatCents } = splitVat(service.priceCents);
   return (
     <>
       <DialogIcon>
@@ -158,16 +156,7 @@ function ReadyToPay({
       </h2>
       <p className="mt-1 text-3xl font-bold text-ink">{formatPrice(service.priceCents)}</p>
       <p className="text-sm text-slate-500">Pago único • Sin cuotas</p>
-      <dl className="mt-4 grid grid-cols-[1fr_auto] gap-x-4 gap-y-1 rounded-lg bg-slate-50 p-3 text-sm">
-        <dt className="text-slate-600">Base imponible</dt>
-        <dd className="text-right">{formatPrice(baseCents, { cents: "always" })}</dd>
-        <dt className="text-slate-600">IVA ({VAT_RATE_PERCENT} %)</dt>
-        <dd className="text-right">{formatPrice(vatCents, { cents: "always" })}</dd>
-        <dt className="font-semibold text-ink">Total a pagar ({VAT_INCLUDED})</dt>
-        <dd className="text-right font-semibold text-ink">
-          {formatPrice(service.priceCents, { cents: "always" })}
-        </dd>
-      </dl>
+      <PriceBreakdown service={service} />
       {error === "signInRequired" ? (
         <p role="alert" className="mt-4 text-sm text-red-800">
           {paymentMessages.signInRequired.title}.{" "}
@@ -186,27 +175,7 @@ function ReadyToPay({
         alert={false}
         className="mt-4 grid gap-2"
       >
-        <input type="hidden" name="serviceId" value={service.id} />
-        <BillingFields totalCents={service.priceCents} />
-        <Checkbox
-          name="immediateStart"
-          value="yes"
-          required
-          className="mb-2"
-          label={
-            <>
-              {IMMEDIATE_START_CONSENT} He leído los{" "}
-              <Link
-                to="/terminos#desistimiento"
-                target="_blank"
-                className="font-semibold underline"
-              >
-                términos y el derecho de desistimiento
-              </Link>
-              .
-            </>
-          }
-        />
+        <CheckoutFields service={service} />
         <Button type="submit" size="lg" disabled={paying}>
           {paying ? (
             <Loader2 className="size-5 animate-spin" aria-label="Procesando" />

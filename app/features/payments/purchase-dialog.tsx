@@ -1,5 +1,6 @@
 import { lazy, Suspense, useState } from "react";
 import { useLocation, useSearchParams } from "react-router";
+import { usePageViewer } from "~/features/identity/page-viewer";
 import { withReturnPath } from "~/features/identity/return-path";
 import { formatPrice, type Service } from "~/features/catalogue/services";
 import { buttonClasses, type ButtonStyle } from "~/ui/button";
@@ -9,12 +10,13 @@ import { useHydrated } from "~/ui/use-hydrated";
 const loadDialog = () => import("./purchase-dialog-body");
 const PurchaseDialog = lazy(loadDialog);
 
-import { BUY_PARAM, returnPathFor } from "./purchase-return-path";
+import { BUY_PARAM, purchasePagePath, returnPathFor } from "./purchase-return-path";
 
 /**
- * The buy button. Without JavaScript it is a plain link to sign-up (which brings the visitor
- * back to the service); once hydrated it opens the purchase dialog, at once when the page's
- * address asks for this service (`?comprar=<slug>`, after signing in).
+ * The buy button. Without JavaScript it is a plain link: to sign-up (which brings the visitor
+ * back to the service), or for a signed-in customer to the purchase page (/comprar/<slug>); once
+ * hydrated it opens the purchase dialog, at once when the page's address asks for this service
+ * (`?comprar=<slug>`, after signing in).
  */
 export function BuyButton({
   service,
@@ -34,10 +36,11 @@ export function BuyButton({
     setDismissed(true);
   };
   const returnPath = returnPathFor(pathname, service.slug);
+  const viewer = usePageViewer();
   return (
     <>
       <a
-        href={withReturnPath("/registro", returnPath)}
+        href={viewer ? purchasePagePath(service) : withReturnPath("/registro", returnPath)}
         role="button"
         className={`${buttonClasses(style)} ${className}`}
         // What a light page's script needs to open its dialog (purchase-dialog-controller.ts).

@@ -9,3 +9,8 @@ export const BUY_PARAM = "comprar";
 export function returnPathFor(pathname: string, slug: string): string {
   return `${pathname}?${BUY_PARAM}=${encodeURIComponent(slug)}#${slug}`;
 }
+
+/** The purchase page of a service: the dialog's checkout for a browser without JavaScript. */
+export function purchasePagePath(service: { slug: string }): string {
+  return `/comprar/${service.slug}`;
+}

@@ -13,8 +13,10 @@ import {
 import { getConfig } from "~/platform/config.server";
 import { getDb } from "~/platform/db/database.server";
 import {
+  passkeys,
   profiles,
   purchases,
+  sessions,
   supportTickets,
   ticketMessages,
   userActivityLog,
@@ -40,7 +42,7 @@ export function exportFileName(now: Date): string {
  */
 export async function exportAccountData(viewer: Viewer, now = new Date()) {
   const db = getDb();
-  const [[profile], history, tickets, activity, stats] = await Promise.all([
+  const [[profile], history, tickets, activity, stats, security] = await Promise.all([
     db.select().from(profiles).where(eq(profiles.id, viewer.id)),
     db
       .select()
@@ -54,6 +56,7 @@ export async function exportAccountData(viewer: Viewer, now = new Date()) {
       .where(eq(userActivityLog.userId, viewer.id))
       .orderBy(desc(userActivityLog.createdAt)),
     userStatsOf(viewer.id),
+    signInSecurityOf(viewer.id),
   ]);
   return {
     exportadoEl: now.toISOString(),
@@ -104,6 +107,7 @@ export async function exportAccountData(viewer: Viewer, now = new Date()) {
       descripcion: entry.description,
       fecha: entry.createdAt.toISOString(),
     })),
+    seguridad: security,
     estadisticas: {
       compras: stats.totalPurchases,
       comprasCompletadas: stats.completedPurchases,
@@ -111,6 +115,35 @@ export async function exportAccountData(viewer: Viewer, now = new Date()) {
       ticketsActivos: stats.activeTickets,
       ticketsResueltos: stats.resolvedTickets,
     },
+  };
+}
+
+/**
+ * How the account signs in, as its owner sees it on the security page: whether it asks for a
+ * code, its passkeys and its open sessions with their device and address. Never a secret, a key
+ * or a session token.
+ */
+async function signInSecurityOf(userId: string) {
+  const db = getDb();
+  const [[user], keys, open] = await Promise.all([
+    db.select({ twoFactor: users.twoFactorEnabled }).from(users).where(eq(users.id, userId)),
+    db.select().from(passkeys).where(eq(passkeys.userId, userId)).orderBy(asc(passkeys.createdAt)),
+    db.select().from(sessions).where(eq(sessions.userId, userId)).orderBy(desc(sessions.createdAt)),
+  ]);
+  return {
+    verificacionEnDosPasos: user?.twoFactor ?? false,
+    llavesDeAcceso: keys.map((key) => ({
+      nombre: key.name,
+      creadaEl: key.createdAt?.toISOString() ?? null,
+      ultimoUsoEl: key.lastUsedAt?.toISOString() ?? null,
+    })),
+    sesiones: open.map((session) => ({
+      navegador: session.userAgent,
+      direccion: session.ipAddress,
+      iniciadaEl: session.createdAt.toISOString(),
+      ultimaActividadEl: (session.lastSeenAt ?? session.createdAt).toISOString(),
+      caducaEl: session.expiresAt.toISOString(),
+    })),
   };
 }
 

@@ -1,4 +1,5 @@
 import { eq } from "drizzle-orm";
+import { hasSecondFactor } from "~/features/identity/second-factor.server";
 import { staffRoleOf, type Viewer } from "~/features/identity/session.server";
 import { staffCan } from "~/features/identity/staff-roles";
 import type { Database } from "~/platform/db/client.server";
@@ -182,10 +183,14 @@ export async function attachmentDownload(
     .from(ticketAttachments)
     .innerJoin(supportTickets, eq(supportTickets.id, ticketAttachments.ticketId))
     .where(eq(ticketAttachments.id, attachmentId));
-  // Its customer, and staff who may read tickets; for anyone else the file does not exist.
+  // Its customer, and staff who may read tickets and have their second factor (decision 044);
+  // for anyone else the file does not exist.
   if (
     !file ||
-    (file.ownerId !== viewer.id && !staffCan(await staffRoleOf(viewer.id), "tickets.view"))
+    (file.ownerId !== viewer.id &&
+      !(
+        staffCan(await staffRoleOf(viewer.id), "tickets.view") && (await hasSecondFactor(viewer.id))
+      ))
   )
     return notFound();
   const textual = file.contentType.startsWith("text/");

@@ -20,6 +20,7 @@ import {
 import { checkMessage, readForm, refuse } from "./ticket-forms.server";
 import {
   acceptsMessages,
+  messageAnchor,
   newTicketSchema,
   supportMessages,
   ticketMessageSchema,
@@ -146,9 +147,9 @@ async function addCustomerMessage(
   body: string,
   attachments: CheckedAttachment[],
 ) {
-  await getDb().transaction(async (tx) => {
+  return getDb().transaction(async (tx) => {
     await ensureRoomForFiles(tx, viewer.id, bytesOf(attachments));
-    await appendMessage(
+    const messageId = await appendMessage(
       tx,
       ticket.id,
       { author: "customer", authorId: viewer.id, body },
@@ -165,6 +166,7 @@ async function addCustomerMessage(
     // After the update: its row lock makes a burst on one ticket look here one at a time.
     if (await staffNoticeWanted(tx, ticket))
       await enqueueMails(tx, [staffNoticeMail(ticket, body, false, mailContext())]);
+    return messageId;
   });
   getMailWorker().wake();
 }
@@ -191,12 +193,17 @@ export async function customerTicketAction(request: Request, viewer: Viewer, tic
   if (form?.intent !== "message") return refuse("saveFailed");
   const checked = await checkMessage(checkForm(ticketMessageSchema, form), files);
   if (!checked.ok) return refuse(checked.errors, 400, form);
+  let messageId: string;
   try {
-    await addCustomerMessage(ticket, viewer, checked.data.message, checked.attachments);
+    messageId = await addCustomerMessage(ticket, viewer, checked.data.message, checked.attachments);
   } catch (error) {
     if (error instanceof AttachmentQuotaExceeded) return refuse("attachmentQuota", 413, form);
     getLogger().error({ err: error }, "adding a ticket message failed");
     return refuse("saveFailed", 503, form);
   }
-  return redirectWithToast(back, { kind: "success", ...supportMessages.messageSent });
+  // To the new message (without JavaScript too), not the top of the conversation.
+  return redirectWithToast(`${back}#${messageAnchor(messageId)}`, {
+    kind: "success",
+    ...supportMessages.messageSent,
+  });
 }

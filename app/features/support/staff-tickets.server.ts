@@ -11,7 +11,12 @@ import type { CheckedAttachment } from "./attachments.server";
 import { customerReplyMail, customerStatusMail } from "./support-mails.server";
 import { checkForm } from "~/platform/forms/form-answer";
 import { checkMessage, readForm, refuse } from "./ticket-forms.server";
-import { supportMessages, ticketChangeSchema, ticketMessageSchema } from "./ticket-rules";
+import {
+  messageAnchor,
+  supportMessages,
+  ticketChangeSchema,
+  ticketMessageSchema,
+} from "./ticket-rules";
 import {
   appendMessage,
   conversationOf,
@@ -36,8 +41,13 @@ async function addStaffReply(
   body: string,
   attachments: CheckedAttachment[],
 ) {
-  await getDb().transaction(async (tx) => {
-    await appendMessage(tx, ticket.id, { author: "staff", authorId: staff.id, body }, attachments);
+  const messageId = await getDb().transaction(async (tx) => {
+    const written = await appendMessage(
+      tx,
+      ticket.id,
+      { author: "staff", authorId: staff.id, body },
+      attachments,
+    );
     await recordStaffAction(tx, {
       actor: staff,
       action: "ticket.reply",
@@ -53,8 +63,10 @@ async function addStaffReply(
       })
       .where(eq(supportTickets.id, ticket.id));
     await enqueueMails(tx, [customerReplyMail(ticket, ticket.customerEmail, body, mailContext())]);
+    return written;
   });
   getMailWorker().wake();
+  return messageId;
 }
 
 /** A change of status and priority; each one that changed gets its audit row, in the same transaction. */
@@ -98,8 +110,16 @@ export async function staffTicketAction(request: Request, staff: Staff, ticketId
     if (form?.intent === "reply") {
       const checked = await checkMessage(checkForm(ticketMessageSchema, form), files);
       if (!checked.ok) return refuse(checked.errors, 400, form);
-      await addStaffReply(ticket, staff, checked.data.message, checked.attachments);
-      return redirectWithToast(back, { kind: "success", ...supportMessages.replySent });
+      const messageId = await addStaffReply(
+        ticket,
+        staff,
+        checked.data.message,
+        checked.attachments,
+      );
+      return redirectWithToast(`${back}#${messageAnchor(messageId)}`, {
+        kind: "success",
+        ...supportMessages.replySent,
+      });
     }
     if (form?.intent === "update") {
       const parsed = checkForm(ticketChangeSchema, form);

@@ -193,3 +193,8 @@ export const ticketChangeSchema = z.object({
 export function formatTicketNumber(year: number, sequence: number): string {
   return `TK-${year}-${String(sequence).padStart(6, "0")}`;
 }
+
+/** The id of a message in its conversation: where a new message's page opens. */
+export function messageAnchor(messageId: string): string {
+  return `mensaje-${messageId}`;
+}

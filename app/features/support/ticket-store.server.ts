@@ -156,4 +156,5 @@ export async function appendMessage(
     .values({ ticketId, ...message })
     .returning({ id: ticketMessages.id });
   await storeAttachments(tx, { ticketId, messageId: written!.id }, attachments);
+  return written!.id;
 }

@@ -2,7 +2,7 @@ import { AlarmClock } from "lucide-react";
 import type { ReactNode } from "react";
 import { formatDate } from "~/ui/dates";
 import { AttachmentList, type AttachmentItem } from "./support-ui";
-import { authorLabel, type TicketReader } from "./ticket-rules";
+import { authorLabel, messageAnchor, type TicketReader } from "./ticket-rules";
 
 /** A ticket past its first-response due time with no staff reply yet (the 24-hour promise). */
 export function OverdueBadge() {
@@ -55,6 +55,7 @@ export function TicketConversation({
         return (
           <li
             key={message.id}
+            id={messageAnchor(message.id)}
             data-author={message.author}
             className={`rounded-xl p-4 ring-1 sm:p-5 ${
               staff ? "bg-brand-50/60 ring-brand-100 sm:ml-8" : "bg-white ring-slate-200 sm:mr-8"
