@@ -42,6 +42,7 @@ export default [
   route("admin/tickets/:ticketId", "routes/admin-ticket.tsx"),
   route("admin/facturas/:invoiceId", "routes/admin-factura.ts"),
   route("admin/pagos/:paymentId", "routes/admin-pago.tsx"),
+  route("admin/clientes/:customerId", "routes/admin-cliente.tsx"),
   route("admin/verifactu", "routes/admin-verifactu.tsx"),
   route("admin/verifactu/exportar", "routes/admin-verifactu-exportar.ts"),
   route("admin/verifactu/declaracion", "routes/admin-verifactu-declaracion.tsx"),

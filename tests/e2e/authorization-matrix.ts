@@ -27,6 +27,8 @@ export type MatrixIds = {
   invoiceId: string;
   purchaseId: string;
   paymentId: string;
+  /** The customer's row in Clientes, for their staff page. */
+  customerId: string;
 };
 
 export type Outcome =
@@ -510,6 +512,14 @@ export const authorizationMatrix: MatrixRow[] = [
     // A refund without a reason is refused; nothing changes.
     post: financeAndAdmin("refused"),
     form: () => ({ intent: "refund", reason: "", confirm: "" }),
+    endsSessions: true,
+  },
+  {
+    route: "admin/clientes/:customerId",
+    url: ({ customerId }) => `/admin/clientes/${customerId}`,
+    // Every staff role reads customers; each sees the sections of its role (decision 052).
+    get: anyStaff("page"),
+    post: everyone("noAction"),
     endsSessions: true,
   },
   {

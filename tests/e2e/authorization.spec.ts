@@ -88,6 +88,11 @@ test.beforeAll(async ({ browser, baseURL }) => {
   ).text();
   const paymentId = /\/admin\/pagos\/([0-9a-f-]{36})/.exec(paymentsList)?.[1];
   expect(paymentId, "the customer's payment in the staff's list").toBeTruthy();
+  const customersList = await (
+    await sessions.admin.get(`/admin?tab=clientes&q=${encodeURIComponent(customer.email)}`)
+  ).text();
+  const customerId = /\/admin\/clientes\/([0-9a-f-]{36})/.exec(customersList)?.[1];
+  expect(customerId, "the customer's row in Clientes").toBeTruthy();
   const purchaseId = /\/mi-cuenta\/compras\/([0-9a-f-]{36})\/desistir/.exec(purchasesPage)?.[1];
   expect(purchaseId, "the customer's purchase, which can still be withdrawn").toBeTruthy();
   const ticket = await sessions.customer.post("/mi-cuenta/tickets/nuevo", {
@@ -118,6 +123,7 @@ test.beforeAll(async ({ browser, baseURL }) => {
     invoiceId: invoiceId!,
     purchaseId: purchaseId!,
     paymentId: paymentId!,
+    customerId: customerId!,
   };
   for (const page of [customerPage, otherPage, adminPage, supportPage, financePage])
     await page.close();

@@ -86,6 +86,7 @@ test("a staff account without a second factor reaches no /admin URL, GET or POST
     invoiceId: none,
     purchaseId: none,
     paymentId: none,
+    customerId: none,
   };
   const staffRows = authorizationMatrix.filter(
     (row) => row.route.startsWith("admin") && row.route !== "admin/seguridad",

@@ -68,6 +68,7 @@ export const hostileRoutes: readonly HostileRoute[] = [
   { name: "mi-cuenta/compras/:purchaseId/desistir", module: "routes/mi-cuenta-desistir.tsx", role: "customer", kind: "action", fields: ["confirm"] },
   { name: "admin/pagos/:paymentId", module: "routes/admin-pago.tsx", role: "admin", kind: "action", fields: ["intent", "reason", "confirm", "deliveryStatus", "note"] },
   { name: "admin/facturas/:invoiceId", module: "routes/admin-factura.ts", role: "admin", kind: "loader" },
+  { name: "admin/clientes/:customerId", module: "routes/admin-cliente.tsx", role: "admin", kind: "loader" },
   { name: "soporte/adjuntos/:attachmentId", module: "routes/soporte-adjunto.ts", role: "customer", kind: "loader", params: { attachmentId: "attachmentId" } },
   { name: "perfil", module: "routes/perfil.tsx", role: "customer", kind: "action", fields: ["intent", "fullName", "phone", "company", "bio", "taxId", "billingName", "billingAddress"] },
   { name: "admin (panel)", module: "routes/admin.tsx", role: "admin", kind: "loader", fields: ["tab", "q", "estado", "orden", "pagina", "por", "consulta"] },

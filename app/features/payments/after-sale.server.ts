@@ -7,6 +7,7 @@ import { getConfig } from "~/platform/config.server";
 import { getDb } from "~/platform/db/database.server";
 import { isUuid } from "~/platform/db/ids";
 import {
+  customers,
   invoices,
   payments,
   profiles,
@@ -83,9 +84,10 @@ export async function staffPaymentPage(paymentId: string) {
     .where(eq(invoices.purchaseId, sale.purchase.id))
     .orderBy(asc(invoices.issuedAt));
   const { purchase, payment } = sale;
-  const [recordStates, refund] = await Promise.all([
+  const [recordStates, refund, customerPageId] = await Promise.all([
     invoiceRecordStates(issued.map((invoice) => invoice.id)),
     purchase.status === "refunded" ? refundOf(purchase, payment.id, issued) : undefined,
+    customerPageIdOf(payment.customerEmail, purchase.userId),
   ]);
   const timeline = orderTimeline({ ...purchase, ...refund });
   return {
@@ -93,6 +95,7 @@ export async function staffPaymentPage(paymentId: string) {
     payment: {
       id: payment.id,
       customerEmail: payment.customerEmail,
+      customerPageId,
       serviceName: payment.serviceName,
       amount: payment.amount,
       status: payment.status,
@@ -116,6 +119,18 @@ export async function staffPaymentPage(paymentId: string) {
       recordState: recordStates.get(invoice.id) ?? null,
     })),
   };
+}
+
+/**
+ * The key of the buyer's staff page, /admin/clientes/:id (decision 052): their Clientes row
+ * (one per billing e-mail, customers_email_idx), else the buying account; null for neither.
+ */
+async function customerPageIdOf(email: string, userId: string | null): Promise<string | null> {
+  const [customer] = await getDb()
+    .select({ id: customers.id })
+    .from(customers)
+    .where(eq(customers.email, email));
+  return customer?.id ?? userId;
 }
 
 /**

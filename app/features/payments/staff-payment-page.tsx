@@ -1,4 +1,5 @@
 import { FileText, RotateCcw, Save, TriangleAlert } from "lucide-react";
+import { Link } from "react-router";
 import type { InvoiceRecordState } from "~/features/billing/invoice-record-states.server";
 import { formatPrice } from "~/features/catalogue/services";
 import { VAT_INCLUDED } from "~/features/catalogue/vat";
@@ -101,7 +102,20 @@ function WithdrawalNotice({
 
 function SaleFacts({ sale: { payment, purchase } }: { sale: StaffPayment }) {
   const facts: Fact[] = [
-    { label: "Cliente", value: <span className="wrap-anywhere">{payment.customerEmail}</span> },
+    {
+      label: "Cliente",
+      // The buyer's staff page (decision 052): their other purchases, invoices and tickets.
+      value: payment.customerPageId ? (
+        <Link
+          to={`/admin/clientes/${payment.customerPageId}`}
+          className="wrap-anywhere font-semibold text-brand-700 underline"
+        >
+          {payment.customerEmail}
+        </Link>
+      ) : (
+        <span className="wrap-anywhere">{payment.customerEmail}</span>
+      ),
+    },
     { label: "Servicio", value: payment.serviceName },
     { label: "Importe", value: priceOf(payment.amount) },
     { label: "Estado del pago", value: purchaseStatusLabel(purchase.status) },

@@ -1,4 +1,5 @@
 import { Save, Send } from "lucide-react";
+import { Link } from "react-router";
 import type { FormRefusal } from "~/platform/forms/form-answer";
 import { Button } from "~/ui/button";
 import { formatDate } from "~/ui/dates";
@@ -85,7 +86,18 @@ export function StaffTicketPage({
 
 function TicketFacts({ ticket }: { ticket: Ticket }) {
   const facts: Fact[] = [
-    { label: "Cliente", value: <span className="wrap-anywhere">{ticket.customerEmail}</span> },
+    {
+      label: "Cliente",
+      // The customer's staff page (decision 052): their purchases, invoices and other tickets.
+      value: (
+        <Link
+          to={`/admin/clientes/${ticket.userId}`}
+          className="wrap-anywhere font-semibold text-brand-700 underline"
+        >
+          {ticket.customerEmail}
+        </Link>
+      ),
+    },
     { label: "Categoría", value: categoryLabel(ticket.category) },
     { label: "Prioridad", value: priorityLabel(ticket.priority) },
     { label: "Estado", value: ticketStatusLabel(ticket.status) },

@@ -1,9 +1,20 @@
+import { Link } from "react-router";
 import { formatPrice } from "~/features/catalogue/services";
 import type { CustomerRow } from "./customers-tab.server";
-import { ListTable, type Column } from "./list-table";
+import { EmailText, ListTable, type Column } from "./list-table";
 
 const columns: Column<CustomerRow>[] = [
-  { header: "Email", cell: (customer) => customer.email },
+  {
+    header: "Email",
+    cell: (customer) => (
+      <Link
+        to={`/admin/clientes/${customer.id}`}
+        className="font-semibold text-brand-700 underline"
+      >
+        <EmailText email={customer.email} />
+      </Link>
+    ),
+  },
   { header: "Nombre", cell: (customer) => customer.name ?? "—" },
   { header: "Pedidos", className: "tabular-nums", cell: (customer) => customer.totalOrders },
   {

@@ -1,5 +1,5 @@
 import { ShieldOff, UserCog } from "lucide-react";
-import { Form, useNavigation } from "react-router";
+import { Form, Link, useNavigation } from "react-router";
 import { accountRoleLabel, staffRoleLabels, staffRoles } from "~/features/identity/staff-roles";
 import { buttonClasses } from "~/ui/button";
 import { Checkbox, Select } from "~/ui/form";
@@ -101,7 +101,16 @@ function userColumns(
     dateColumn("Alta", fit, (user) => user.createdAt),
     {
       header: "Usuario",
-      cell: (user) => <PersonCell main={<EmailText email={user.email} />} under={user.fullName} />,
+      cell: (user) => (
+        <PersonCell
+          main={
+            <Link to={`/admin/clientes/${user.id}`} className="text-brand-700 underline">
+              <EmailText email={user.email} />
+            </Link>
+          }
+          under={user.fullName}
+        />
+      ),
     },
     { header: "Verificado", className: fit, cell: (user) => (user.emailVerified ? "Sí" : "No") },
     { header: "2 pasos", className: fit, cell: (user) => (user.twoFactorEnabled ? "Sí" : "No") },

@@ -1,0 +1,115 @@
+import AxeBuilder from "@axe-core/playwright";
+import type { Page } from "@playwright/test";
+import { createVerifiedCustomer, signedInAdminPage } from "./accounts-helpers";
+import { expect, test } from "./fixtures";
+
+/**
+ * Issue #28, item 3 (decision 052): staff open a customer's page from Clientes, see their
+ * purchase, invoice, ticket and activity together, follow the purchase to its payment page and
+ * come back, at a phone's width and a laptop's. With CUSTOMER_PAGE_SCREENSHOTS set, each width
+ * leaves a screenshot there.
+ */
+
+async function seriousViolations(page: Page) {
+  await expect(page.locator("[data-toast]")).toHaveCount(0, { timeout: 10_000 });
+  const results = await new AxeBuilder({ page }).analyze();
+  return results.violations
+    .filter((violation) => violation.impact === "serious" || violation.impact === "critical")
+    .map((violation) => `${violation.id}: ${violation.nodes.map((n) => n.target).join(", ")}`);
+}
+
+/** A customer who paid for a service on the simulated checkout and opened a ticket. */
+async function customerWithPurchaseAndTicket(page: Page, baseURL: string) {
+  const customer = await createVerifiedCustomer(page);
+  const checkout = await page.request.post("/checkout", {
+    form: { serviceId: "1", immediateStart: "yes" },
+    headers: { Origin: baseURL },
+  });
+  const checkoutUrl = ((await checkout.json()) as { url: string }).url;
+  const sessionId = new URL(checkoutUrl, baseURL).pathname.split("/").pop()!;
+  const paid = await page.request.post(`/pago-simulado/${sessionId}`, {
+    form: { outcome: "pay" },
+    headers: { Origin: baseURL },
+    maxRedirects: 0,
+  });
+  expect(paid.status(), "the simulated payment").toBe(302);
+  const ticket = await page.request.post("/mi-cuenta/tickets/nuevo", {
+    multipart: {
+      subject: "Pregunta sobre mi pedido",
+      category: "consulta_tecnica",
+      priority: "medium",
+      message: "¿Cuándo empezáis con el servicio que he comprado?",
+    },
+    headers: { Origin: baseURL },
+    maxRedirects: 0,
+  });
+  expect(ticket.headers()["location"], "the new ticket").toMatch(/^\/mi-cuenta\/tickets\//);
+  return customer;
+}
+
+for (const width of [390, 1280]) {
+  test(`staff open a customer from Clientes, follow a purchase and come back (${width} px)`, async ({
+    page,
+    browser,
+    baseURL,
+  }) => {
+    const customer = await customerWithPurchaseAndTicket(page, baseURL!);
+
+    const staff = await signedInAdminPage(browser);
+    await staff.setViewportSize({ width, height: 900 });
+    await staff.goto("/admin?tab=clientes");
+    const search = staff.getByRole("search");
+    await search.getByLabel("Buscar").fill(customer.email);
+    await search.getByRole("button", { name: "Buscar" }).click();
+    await staff.waitForURL((url) => url.searchParams.get("q") === customer.email);
+    await staff
+      .getByRole("table", { name: "Clientes" })
+      .getByRole("link", { name: customer.email })
+      .click();
+    await expect(staff).toHaveURL(/\/admin\/clientes\/[0-9a-f-]{36}$/);
+    const customerPage = staff.url();
+
+    await expect(staff.getByRole("heading", { level: 1 })).toBeVisible();
+    await expect(staff.getByText(/Con cuenta · 1 pedido/)).toBeVisible();
+    const purchases = staff.getByRole("table", { name: "Compras" });
+    await expect(purchases.locator("tbody tr")).toHaveCount(1);
+    await expect(purchases).toContainText("Completado");
+    await expect(
+      staff.getByRole("table", { name: "Facturas" }).getByRole("link", { name: /^F\d{4}-\d{6}$/ }),
+    ).toBeVisible();
+    await expect(
+      staff.getByRole("table", { name: "Tickets" }).getByRole("link", { name: /^TK-\d{4}-\d{6}$/ }),
+    ).toBeVisible();
+    await expect(staff.getByRole("table", { name: "Desistimientos" })).toContainText(
+      "No ha desistido de ninguna compra.",
+    );
+    await expect(staff.getByRole("heading", { name: "Actividad reciente" })).toBeVisible();
+    await expect(staff.getByText(/^Compra completada: /)).toBeVisible();
+    expect(await seriousViolations(staff)).toEqual([]);
+    const shots = process.env.CUSTOMER_PAGE_SCREENSHOTS;
+    if (shots) await staff.screenshot({ path: `${shots}/cliente-${width}.png`, fullPage: true });
+
+    // To the purchase's payment page, and back by the browser and by its 'Cliente' link.
+    const serviceLink = purchases.getByRole("link").first();
+    const serviceName = (await serviceLink.textContent())!;
+    await serviceLink.click();
+    await expect(staff).toHaveURL(/\/admin\/pagos\/[0-9a-f-]{36}$/);
+    await expect(staff.getByRole("heading", { name: `Pago de ${serviceName}` })).toBeVisible();
+    if (shots) await staff.screenshot({ path: `${shots}/pago-${width}.png`, fullPage: true });
+    await staff.goBack();
+    await expect(staff).toHaveURL(customerPage);
+    await expect(purchases.locator("tbody tr")).toHaveCount(1);
+    await purchases.getByRole("link").first().click();
+    await expect(staff).toHaveURL(/\/admin\/pagos\//);
+    await staff.getByRole("link", { name: customer.email }).click();
+    await expect(staff).toHaveURL(customerPage);
+
+    // And from the ticket: its customer is a link to the same page.
+    await staff.getByRole("table", { name: "Tickets" }).getByRole("link").first().click();
+    await expect(staff).toHaveURL(/\/admin\/tickets\/[0-9a-f-]{36}$/);
+    await staff.getByRole("link", { name: customer.email }).click();
+    await expect(staff).toHaveURL(/\/admin\/clientes\/\w+$/);
+    await expect(staff.getByRole("table", { name: "Compras" }).locator("tbody tr")).toHaveCount(1);
+    await staff.context().close();
+  });
+}
