@@ -60,9 +60,13 @@ const budgetedPublicPaths = ["/", "/precios", "/ciberseguridad", "/terminos"];
 /**
  * What a public page breaks of its budgets: more script on a first visit than allowed (by our
  * count of its files and by Lighthouse's of what it transferred), or an LCP of `/` more than 5 %
- * behind its static copy's.
+ * behind its static copy's. The smoke run (CI: one Lighthouse run on a shared machine) judges
+ * the bytes, which do not vary, but not the LCP, a timing one run cannot settle.
  */
-function overPublicPageBudgets(results: Record<string, unknown>): string[] {
+function overPublicPageBudgets(
+  results: Record<string, unknown>,
+  { judgeTimings }: { judgeTimings: boolean },
+): string[] {
   const over: string[] = [];
   const bundles = results.bundles as Record<string, { js: Record<string, number> }>;
   for (const pathname of budgetedPublicPaths) {
@@ -74,7 +78,7 @@ function overPublicPageBudgets(results: Record<string, unknown>): string[] {
     "/"
   ]?.lcpMs;
   const siteLcp = lighthouse?.["/"]?.lcpMs;
-  if (staticLcp && siteLcp && siteLcp > staticLcp * LCP_TOLERANCE)
+  if (judgeTimings && staticLcp && siteLcp && siteLcp > staticLcp * LCP_TOLERANCE)
     over.push(`/: LCP ${siteLcp} ms against ${staticLcp} ms for its static copy`);
   for (const [pathname, figures] of Object.entries(lighthouse ?? {})) {
     const isPublic = !["/login-cliente", "/registro"].includes(pathname);
@@ -317,7 +321,7 @@ async function main() {
     `${JSON.stringify(results, null, 2)}\n`,
   );
   printTable(results);
-  const over = overPublicPageBudgets(results);
+  const over = overPublicPageBudgets(results, { judgeTimings: !smoke });
   if (over.length) {
     console.error(
       `Public pages over budget (${PUBLIC_PAGE_SCRIPT_BUDGET_BYTES / 1024} kB of script, LCP within 5 % of the static copy): ${over.join("; ")}`,
