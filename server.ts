@@ -573,7 +573,3 @@ function installShutdown(server: Server) {
   process.once("SIGTERM", () => void stop("SIGTERM"));
   process.once("SIGINT", () => void stop("SIGINT"));
 }
-
-if (import.meta.env.PROD) {
-  await startServer();
-}

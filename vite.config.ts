@@ -37,10 +37,11 @@ const clientChunkGroups: ChunkGroup[] = [
 ];
 
 export default defineConfig(({ isSsrBuild }) => ({
-  // The server bundle starts at server.ts (Express + the React Router handler), so one
-  // module graph holds the database client and configuration: no second copy at runtime.
+  // The server bundle starts at server-entry.ts, which loads server.ts (Express + the React
+  // Router handler), so one module graph holds the database client and configuration: no second
+  // copy at runtime. The entry stays build/server/index.js.
   build: isSsrBuild
-    ? { rollupOptions: { input: "./server.ts" }, target: "node20" }
+    ? { rollupOptions: { input: { index: "./server-entry.ts" } }, target: "node20" }
     : {
         rollupOptions: {
           output: {

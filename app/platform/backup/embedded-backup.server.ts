@@ -12,7 +12,7 @@ import {
 import { createConnection, createServer, type Server } from "node:net";
 import path from "node:path";
 import { PGlite } from "@electric-sql/pglite";
-import { pgliteExtensions } from "../db/client.server";
+import { pgliteExtensions } from "../db/pglite-start.server";
 import {
   backupFileName,
   BackupRefused,

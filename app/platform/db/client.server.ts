@@ -1,7 +1,4 @@
 import path from "node:path";
-import { constants, cpSync, existsSync, mkdirSync, renameSync, rmdirSync, rmSync } from "node:fs";
-import { PGlite } from "@electric-sql/pglite";
-import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm";
 import { sql } from "drizzle-orm";
 import { drizzle as drizzleNodePg } from "drizzle-orm/node-postgres";
 import { migrate as migrateNodePg } from "drizzle-orm/node-postgres/migrator";
@@ -9,7 +6,10 @@ import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
 import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
 import { migrate as migratePglite } from "drizzle-orm/pglite/migrator";
 import pg from "pg";
+import { startPglite } from "./pglite-start.server";
 import * as schema from "./schema";
+
+export { pgliteExtensions } from "./pglite-start.server";
 
 /** One query-builder type for both drivers; prefer the builder over db.execute(). */
 export type Database = PgDatabase<PgQueryResultHKT, typeof schema>;
@@ -109,49 +109,9 @@ function openPostgres(
   };
 }
 
-/**
- * A new data directory is a copy of the template instead of being created from scratch
- * (seconds saved on a first start); an existing one is never touched. The copy is made beside
- * it and renamed into place, so a start stopped half-way leaves no half database behind; a
- * directory holding anything other than a database is left to PGlite as before.
- */
-function seedFromTemplate(dataDir: string, template?: string) {
-  if (!template || !existsSync(path.join(template, "PG_VERSION"))) return;
-  if (existsSync(path.join(dataDir, "PG_VERSION"))) return;
-  const staging = `${dataDir}.seeding`;
-  rmSync(staging, { recursive: true, force: true });
-  // A cheap clone where the file system shares blocks, a plain copy elsewhere.
-  cpSync(template, staging, { recursive: true, mode: constants.COPYFILE_FICLONE });
-  try {
-    if (existsSync(dataDir)) rmdirSync(dataDir);
-    renameSync(staging, dataDir);
-  } catch {
-    rmSync(staging, { recursive: true, force: true });
-  }
-}
-
-/** The extensions the migrations create (trigram search for the admin lists). */
-export const pgliteExtensions = { pg_trgm };
-
-/**
- * PostgreSQL's start options in PGlite: its own, and a 16 MB buffer cache instead of initdb's
- * 128 MB. PGlite's shared memory is allocated and zeroed inside its WebAssembly memory at every
- * start (about 0.1 s of CPU less, and 112 MB less memory, decision 046), and the buffer cache
- * only saves copies: PGlite reads its files through the operating system's page cache.
- */
-export const pgliteStartParams = [...PGlite.defaultStartParams, "-c", "shared_buffers=16MB"];
-
 function openPglite(dataDir: string | "memory", template?: string): DatabaseHandle {
-  if (dataDir !== "memory") {
-    mkdirSync(path.dirname(dataDir), { recursive: true });
-    seedFromTemplate(dataDir, template);
-    mkdirSync(dataDir, { recursive: true });
-  }
   // PGlite is single-process and single-connection: one instance per data directory.
-  const client =
-    dataDir === "memory"
-      ? new PGlite({ extensions: pgliteExtensions, startParams: pgliteStartParams })
-      : new PGlite(dataDir, { extensions: pgliteExtensions, startParams: pgliteStartParams });
+  const client = startPglite(dataDir, template);
   const db = drizzlePglite(client, { schema });
   return {
     db,

@@ -1,6 +1,6 @@
-import path from "node:path";
 import { getConfig } from "../config.server";
 import { openDatabase, type Database, type DatabaseHandle } from "./client.server";
+import { embeddedDatabaseLocation } from "./pglite-start.server";
 
 /**
  * The process-wide database. Kept on globalThis so dev-server reloads reuse it: two PGlite
@@ -13,11 +13,7 @@ export function getDatabaseHandle(): DatabaseHandle {
     const config = getConfig();
     holder.__database = config.databaseUrl
       ? openDatabase({ kind: "postgres", url: config.databaseUrl })
-      : openDatabase({
-          kind: "pglite",
-          dataDir: path.join(config.dataDir, "db"),
-          template: path.resolve("build/pglite-template"),
-        });
+      : openDatabase({ kind: "pglite", ...embeddedDatabaseLocation(config.dataDir) });
   }
   return holder.__database;
 }
