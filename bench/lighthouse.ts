@@ -20,7 +20,36 @@ function median(values: number[]): number {
   return sorted.length === 0 ? NaN : sorted[Math.floor(sorted.length / 2)]!;
 }
 
-/** Lighthouse's default (mobile, simulated throttling) on each URL; medians of `runs`. */
+/** One Lighthouse run's figures. */
+async function measure(url: string, port: number): Promise<LighthouseFigures> {
+  const result = await lighthouse(url, { port, output: "json", logLevel: "error" });
+  const lhr = result!.lhr;
+  const audit = (id: string) => lhr.audits[id]?.numericValue ?? NaN;
+  const items =
+    (
+      lhr.audits["resource-summary"]?.details as {
+        items?: { resourceType: string; transferSize: number }[];
+      }
+    )?.items ?? [];
+  return {
+    performance: Math.round((lhr.categories.performance?.score ?? 0) * 100),
+    accessibility: Math.round((lhr.categories.accessibility?.score ?? 0) * 100),
+    bestPractices: Math.round((lhr.categories["best-practices"]?.score ?? 0) * 100),
+    seo: Math.round((lhr.categories.seo?.score ?? 0) * 100),
+    lcpMs: Math.round(audit("largest-contentful-paint")),
+    tbtMs: Math.round(audit("total-blocking-time")),
+    cls: Math.round(audit("cumulative-layout-shift") * 1000) / 1000,
+    bytes: items.find((item) => item.resourceType === "total")?.transferSize ?? 0,
+    scriptBytes: items.find((item) => item.resourceType === "script")?.transferSize ?? 0,
+  };
+}
+
+/**
+ * Lighthouse's default (mobile, simulated throttling) on each URL; medians of `runs`, by URL.
+ * The URLs take turns (A B C A B C …) after one run that is not counted (a new browser's first
+ * page is slower): a page is never measured in a quieter or busier stretch than the others, so
+ * a site page and its static copy can be compared (decision 056).
+ */
 export async function runLighthouse(
   urls: string[],
   runs: number,
@@ -30,37 +59,14 @@ export async function runLighthouse(
     chromeFlags: ["--headless=new", ...CHROMIUM_FLAGS],
   });
   try {
+    await measure(urls[0]!, chrome.port);
+    const samples = new Map<string, LighthouseFigures[]>(urls.map((url) => [url, []]));
+    for (let run = 0; run < runs; run++)
+      for (const url of urls) samples.get(url)!.push(await measure(url, chrome.port));
     const results: Record<string, LighthouseFigures> = {};
-    for (const url of urls) {
-      const samples: LighthouseFigures[] = [];
-      for (let run = 0; run < runs; run++) {
-        const result = await lighthouse(url, {
-          port: chrome.port,
-          output: "json",
-          logLevel: "error",
-        });
-        const lhr = result!.lhr;
-        const audit = (id: string) => lhr.audits[id]?.numericValue ?? NaN;
-        const items =
-          (
-            lhr.audits["resource-summary"]?.details as {
-              items?: { resourceType: string; transferSize: number }[];
-            }
-          )?.items ?? [];
-        samples.push({
-          performance: Math.round((lhr.categories.performance?.score ?? 0) * 100),
-          accessibility: Math.round((lhr.categories.accessibility?.score ?? 0) * 100),
-          bestPractices: Math.round((lhr.categories["best-practices"]?.score ?? 0) * 100),
-          seo: Math.round((lhr.categories.seo?.score ?? 0) * 100),
-          lcpMs: Math.round(audit("largest-contentful-paint")),
-          tbtMs: Math.round(audit("total-blocking-time")),
-          cls: Math.round(audit("cumulative-layout-shift") * 1000) / 1000,
-          bytes: items.find((item) => item.resourceType === "total")?.transferSize ?? 0,
-          scriptBytes: items.find((item) => item.resourceType === "script")?.transferSize ?? 0,
-        });
-      }
-      const pick = (key: keyof LighthouseFigures) => median(samples.map((sample) => sample[key]));
-      results[new URL(url).pathname] = {
+    for (const [url, figures] of samples) {
+      const pick = (key: keyof LighthouseFigures) => median(figures.map((sample) => sample[key]));
+      results[url] = {
         performance: pick("performance"),
         accessibility: pick("accessibility"),
         bestPractices: pick("bestPractices"),
