@@ -4,8 +4,8 @@ import ts from "typescript";
 import { describe, expect, it } from "vitest";
 
 /**
- * What the server loads before it is ready: the server bundle evaluates server.ts, the root,
- * the entry and every route module, and with them every module they import statically. The
+ * What the server loads before it is ready: the server bundle evaluates server-entry.ts,
+ * server.ts, the root, the entry and every route module, and with them every module they import statically. The
  * packages below are loaded on first use instead (a dynamic `import()`), each costing tens to
  * hundreds of milliseconds of every start (decision 039; Better Auth and Stripe since 008).
  */
@@ -30,6 +30,7 @@ const root = path.resolve(import.meta.dirname, "../..");
 function startModules(): string[] {
   const routes = path.join(root, "app/routes");
   return [
+    path.join(root, "server-entry.ts"),
     path.join(root, "server.ts"),
     path.join(root, "app/root.tsx"),
     path.join(root, "app/entry.server.tsx"),
