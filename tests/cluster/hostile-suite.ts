@@ -26,13 +26,12 @@ import {
   type Wire,
 } from "../support/front-door";
 import { frontDoorProblems, takeSnapshot } from "../support/front-door-invariants";
-import { totpCode } from "../support/totp";
 import type { KnownValues } from "../support/hostile-input";
 import { databaseProblems } from "../support/hostile-invariants";
 import {
   check,
   completionEvent,
-  CookieJar,
+  type CookieJar,
   deliverEvent,
   figures,
   log,
@@ -47,6 +46,7 @@ import {
   type Instance,
   type TestDatabase,
 } from "./harness";
+import { enrolledStaff, signIn } from "./staff-session";
 
 const RUNS = Number(process.env.HOSTILE_HTTP_RUNS ?? 1_000);
 const SEED = Number(process.env.HOSTILE_SEED ?? Date.now() % 1_000_000);
@@ -145,37 +145,6 @@ export async function hostileSuite(buildRoot: string) {
 // ---------------------------------------------------------------------------------------------
 // The seed, through the front door
 
-async function signIn(proxy: string, path: string, email: string, password: string) {
-  const answer = await postForm(`${proxy}${path}`, { email, password });
-  check(answer.status === 302, `signing in ${email} at ${path} answered ${answer.status}`);
-  const jar = new CookieJar().take(answer);
-  check(jar.has(/session_token$/), `signing in ${email} set no session cookie`);
-  return jar;
-}
-
-/**
- * The administrator signed in, with the second factor staff need (decision 044) enrolled as
- * the security page does it: the password, the secret read from the page, a code computed here.
- */
-async function enrolledStaff(proxy: string, email: string, password: string) {
-  const jar = await signIn(proxy, "/login", email, password);
-  const started = await postForm(
-    `${proxy}/admin/seguridad`,
-    { intent: "start", password },
-    { cookie: jar.header },
-  );
-  const secret = /data-totp-secret="[^"]*">([^<]+)</.exec(started.body)?.[1]?.replace(/\s/g, "");
-  const uri = /name="uri" value="([^"]+)"/.exec(started.body)?.[1]?.replaceAll("&amp;", "&");
-  check(Boolean(secret && uri), `the enrolment page of ${email} showed no secret`);
-  const confirmed = await postForm(
-    `${proxy}/admin/seguridad`,
-    { intent: "confirm", code: totpCode(secret!), uri: uri! },
-    { cookie: jar.header },
-  );
-  check(confirmed.status === 302, `confirming the factor of ${email} answered ${confirmed.status}`);
-  return jar.take(confirmed);
-}
-
 async function customer(db: TestDatabase, proxy: string, email: string, password = PASSWORD) {
   const signUp = await postForm(`${proxy}/registro`, {
     email,
@@ -200,7 +169,7 @@ async function seed(db: TestDatabase, drizzleDb: Database, proxy: string): Promi
   const staff = {
     email: ADMIN_EMAIL,
     password: ADMIN_PASSWORD,
-    jar: await enrolledStaff(proxy, ADMIN_EMAIL, ADMIN_PASSWORD),
+    jar: (await enrolledStaff(proxy, ADMIN_EMAIL, ADMIN_PASSWORD)).jar,
     userId: "",
   };
   const context: Context = {

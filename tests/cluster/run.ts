@@ -6,11 +6,13 @@
  *                                      limits, outbox, webhooks, page cache; webhook storm; SMTP down
  *   tsx tests/cluster/run.ts faults    SIGTERM under load; PostgreSQL restarted under load
  *   tsx tests/cluster/run.ts hostile   hostile input through nginx to the build (hostile-suite.ts)
- *   tsx tests/cluster/run.ts restore   backups restored for real: pgBackRest and PGlite (restore-suite.ts)
+ *   tsx tests/cluster/run.ts restore   backups restored for real: pgBackRest and PGlite (restore-suite.ts),
+ *                                      and compose's backup schedule (backup-schedule-suite.ts)
  *   tsx tests/cluster/run.ts all       cluster and faults (sigterm or postgres: that fault alone)
  *
  * Each suite prints its figures; any failed check ends the run with exit code 1.
  */
+import { backupScheduleSuite } from "./backup-schedule-suite";
 import { clusterSuite } from "./cluster-suite";
 import { figures, log, prepareBuild, removeFolder, tally } from "./harness";
 import { hostileSuite } from "./hostile-suite";
@@ -31,6 +33,7 @@ groups.hostile = [["hostile input through the front door", hostileSuite]];
 groups.restore = [
   ["PostgreSQL: pgBackRest base backup under load, point-in-time restore", postgresRestoreSuite],
   ["embedded: db:backup under load, db:restore, bad input", embeddedRestoreSuite],
+  ["compose's pgBackRest: stanza, WAL archive, scheduled backups", backupScheduleSuite],
 ];
 groups.all = [...groups.cluster!, ...groups.faults!];
 groups.sigterm = [groups.faults![0]!];

@@ -21,8 +21,11 @@ const yaml = createRequire(import.meta.url)("js-yaml") as { load(text: string): 
 const read = (file: string) => readFileSync(path.resolve(file), "utf8");
 
 type Service = {
-  build?: string;
+  build?: string | { context: string; dockerfile: string };
   image?: string;
+  command?: string[];
+  entrypoint?: string[];
+  user?: string;
   env_file?: string | string[];
   environment?: Record<string, string>;
   ports?: string[];
@@ -85,6 +88,7 @@ describe("compose.yaml", () => {
       "app1",
       "app2",
       "db",
+      "db-backup",
       "grafana",
       "mailpit",
       "prometheus",
@@ -94,9 +98,9 @@ describe("compose.yaml", () => {
     expect(services.app1!.build).toBe(".");
     expect(services.app1!.depends_on?.db?.condition).toBe("service_healthy");
     expect(services.mailpit!.profiles).toEqual(["staging"]);
-    expect(services.db!.image).toMatch(/^postgres:1[5-9]/);
     // Only the proxy is reachable from outside; the instances and the database are not.
-    for (const name of ["app1", "app2", "db"]) expect(services[name]!.ports).toBeUndefined();
+    for (const name of ["app1", "app2", "db", "db-backup"])
+      expect(services[name]!.ports).toBeUndefined();
     expect(services.proxy!.ports).toEqual(["${HTTP_PORT:-80}:80"]);
   });
 
@@ -174,6 +178,59 @@ describe("compose.yaml", () => {
     expect(nginx).toMatch(/^\s*proxy_set_header X-Forwarded-Host \$host;$/m);
     expect(nginx).toMatch(/^\s*proxy_cache_key "\$site_path\|\$site_encoding";$/m);
     expect(nginx).not.toMatch(/proxy_cache_key[^;]*\$(?:request_uri|args|query_string)/);
+  });
+});
+
+describe("PostgreSQL with pgBackRest (deploy/postgres, decision 053)", () => {
+  const db = services.db!;
+  const backups = services["db-backup"]!;
+  const dockerfile = read("deploy/postgres/Dockerfile").replace(/\\\n/g, " ");
+  const pgbackrest = read("deploy/pgbackrest.conf");
+  const settings = Object.fromEntries(
+    db
+      .command!.filter((_, i, all) => all[i - 1] === "-c")
+      .map((setting) => [
+        setting.slice(0, setting.indexOf("=")),
+        setting.slice(setting.indexOf("=") + 1),
+      ]),
+  );
+
+  it("builds one image from the official PostgreSQL 15+ image with Debian's pgbackrest", () => {
+    expect(db.build).toEqual({ context: "./deploy", dockerfile: "postgres/Dockerfile" });
+    expect(backups.build).toEqual(db.build);
+    expect(backups.image).toBe(db.image);
+    expect(dockerfile).toMatch(/^FROM postgres:1[5-9]-bookworm$/m);
+    expect(dockerfile).toMatch(/apt-get install -y --no-install-recommends pgbackrest/);
+    expect(dockerfile).toMatch(/^COPY .*pgbackrest\.conf \/etc\/pgbackrest\/pgbackrest\.conf$/m);
+    expect(dockerfile).toMatch(
+      /^COPY .*postgres\/backup-schedule\.sh \/usr\/local\/bin\/backup-schedule$/m,
+    );
+    expect(backups.entrypoint).toEqual(["/usr/local/bin/backup-schedule"]);
+  });
+
+  it("archives every WAL segment to the stanza the configuration names, on the data folder it backs up", () => {
+    expect(db.command![0]).toBe("postgres");
+    expect(settings).toMatchObject({
+      wal_level: "replica",
+      archive_mode: "on",
+      archive_command: "pgbackrest --stanza=site archive-push %p",
+    });
+    expect(pgbackrest).toMatch(/^\[site\]$/m);
+    const dataFolder = /^pg1-path=(.+)$/m.exec(pgbackrest)?.[1];
+    const repository = /^repo1-path=(.+)$/m.exec(pgbackrest)?.[1];
+    expect(db.volumes).toContain(`db-data:${dataFolder}`);
+    expect(db.volumes).toContain(`pgbackrest-repo:${repository}`);
+    expect(pgbackrest).toMatch(/^repo1-retention-full=\d+$/m);
+  });
+
+  it("backs up from a service that shares the data folder, socket and repository, as postgres", () => {
+    expect(backups.volumes).toEqual(db.volumes);
+    expect(db.volumes).toContain("db-socket:/var/run/postgresql");
+    expect(backups.user).toBe("postgres");
+    expect(backups.depends_on?.db?.condition).toBe("service_healthy");
+    expect((backups.environment ?? {}).PGBACKREST_PG1_USER).toBe(
+      (db.environment ?? {}).POSTGRES_USER,
+    );
   });
 });
 

@@ -33,7 +33,8 @@ import {
  */
 
 export const KIND = "pglite";
-const PGDATA = "pgdata.tar";
+/** The database directory's tar inside an embedded backup. */
+export const PGDATA = "pgdata.tar";
 const FILES = "files/";
 /** Small files of DATA_DIR kept with the database (generated local secrets). */
 const MAX_SIDE_FILE_BYTES = 1024 * 1024;
