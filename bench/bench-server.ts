@@ -1,4 +1,4 @@
-import { spawn, type ChildProcess } from "node:child_process";
+import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
@@ -38,11 +38,12 @@ function startArguments(): string[] {
 export async function startServer(
   env: Record<string, string> = {},
   dataDir = mkdtempSync(path.join(tmpdir(), "bench-data-")),
+  node = process.execPath,
 ): Promise<RunningServer> {
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
   const started = performance.now();
-  const child = spawn(process.execPath, startArguments(), {
+  const child = spawn(node, startArguments(), {
     env: {
       ...process.env,
       PORT: String(port),
@@ -81,19 +82,35 @@ const median = (values: number[]) => [...values].sort((a, b) => a - b)[(values.l
 
 /**
  * Start to ready on the embedded database, `rounds` times each: a first start on an empty data
- * directory, then a second start on the same one (the database already there). Medians.
+ * directory, then a second start on the same one (the database already there). Medians. On
+ * `node`, this machine's by default.
  */
-export async function measureStarts(rounds: number) {
+export async function measureStarts(rounds: number, node = process.execPath) {
   const first: number[] = [];
   const second: number[] = [];
   for (let round = 0; round < rounds; round++) {
-    const server = await startServer();
+    const server = await startServer({}, undefined, node);
     first.push(server.readyMs);
     await server.stop();
-    const again = await startServer({}, server.dataDir);
+    const again = await startServer({}, server.dataDir, node);
     second.push(again.readyMs);
     await again.stop();
     rmSync(server.dataDir, { recursive: true, force: true });
   }
   return { firstMs: median(first), secondMs: median(second), first, second };
+}
+
+/**
+ * Production's Node (the Dockerfile's major) from the npm registry, as CI's second runtime is;
+ * undefined when it cannot be had (offline).
+ */
+export function productionNode(): string | undefined {
+  const major = /NODE_IMAGE=node:(\d+)/.exec(readFileSync("Dockerfile", "utf8"))?.[1];
+  if (!major) return undefined;
+  const found = spawnSync("npx", ["-y", "-p", `node@${major}`, "node", "-p", "process.execPath"], {
+    encoding: "utf8",
+    timeout: 120_000,
+  });
+  const binary = found.stdout.trim().split("\n").pop();
+  return found.status === 0 && binary ? binary : undefined;
 }
