@@ -9,12 +9,15 @@ import {
   useState,
   type ComponentProps,
   type FormEvent,
+  type MouseEvent as ReactMouseEvent,
   type ReactNode,
 } from "react";
 import { Form, Link, type FetcherWithComponents } from "react-router";
 import {
   checkForm,
+  fieldErrorText,
   issuesOf,
+  placeReply,
   replyOf,
   type FieldIssue,
   type FormFields,
@@ -28,7 +31,8 @@ import { showToast } from "./toast";
 
 /**
  * The form kit: every form of the site is built from these parts, so fields look alike, errors
- * sit next to their field (also without JavaScript) and the server's answer is shown the same way.
+ * sit next to their field (also without JavaScript) and the server's answer is shown the same way:
+ * each error once, by the one rule of `placeReply` (decision 055).
  */
 
 export const cardClasses = "rounded-2xl bg-white p-6 shadow-sm ring-1 ring-slate-200";
@@ -44,12 +48,20 @@ const labelClasses = "block text-sm font-medium text-ink";
 
 export type { FieldIssue, FormReply };
 
-const FieldErrors = createContext<Partial<Record<string, ToastText>>>({});
+/** What a kit form tells its controls: each field's error, and how its controls' ids begin. */
+const KitForm = createContext<{ errors: Partial<Record<string, ToastText>>; idPrefix?: string }>({
+  errors: {},
+});
+
+/** The id of a kit form's control named `name`, known to the form's summary before it renders. */
+const controlId = (idPrefix: string, name: string) => `${idPrefix}-${name}`;
 
 /** Ids and error of the control named `name`, read from the form around it. */
 function useControl(name: string | undefined, describedBy: string | undefined) {
-  const id = useId();
-  const errors = useContext(FieldErrors);
+  const ownId = useId();
+  const { errors, idPrefix } = useContext(KitForm);
+  // Inside a kit form a named control's id comes from its name, so the summary can link to it.
+  const id = name && idPrefix ? controlId(idPrefix, name) : ownId;
   const error = name ? errors[name] : undefined;
   const errorId = `${id}-error`;
   const describers = [describedBy, error ? errorId : undefined].filter(Boolean).join(" ");
@@ -70,7 +82,7 @@ function ControlError({ control }: { control: ReturnType<typeof useControl> }) {
   if (!control.error) return null;
   return (
     <p id={control.errorId} className="mt-1 text-sm text-red-700">
-      {control.error.description ?? control.error.title}
+      {fieldErrorText(control.error)}
     </p>
   );
 }
@@ -188,8 +200,19 @@ const alertTones = {
   },
 } as const;
 
-/** The server's answer inside the form: one message, or the list of what to correct. */
-export function FormAlert({ reply, className = "" }: { reply: FormReply; className?: string }) {
+/**
+ * The server's answer inside the form: one message, or the summary of what to correct, each
+ * problem a link to its field (whose error says the rest). `idPrefix` is the form's, for the links.
+ */
+export function FormAlert({
+  reply,
+  idPrefix,
+  className = "",
+}: {
+  reply: FormReply;
+  idPrefix?: string;
+  className?: string;
+}) {
   const tone = alertTones[reply.tone];
   const Icon = reply.tone === "error" ? AlertCircle : CheckCircle2;
   const listed = reply.issues && reply.issues.length > 1 ? reply.issues : null;
@@ -203,13 +226,32 @@ export function FormAlert({ reply, className = "" }: { reply: FormReply; classNa
       <Icon className={`size-5 shrink-0 ${tone.icon}`} aria-hidden />
       <div>
         {listed ? (
-          <ul className="space-y-1">
-            {listed.map(({ text }) => (
-              <li key={text.title}>
-                <strong>{text.title}:</strong> {text.description}
-              </li>
-            ))}
-          </ul>
+          <>
+            <p className="font-semibold" data-alert-title>
+              {summaryTitle(listed.length)}
+            </p>
+            <ul className="mt-1 list-disc space-y-1 pl-5" data-alert-summary>
+              {listed.map(({ field, text }) => (
+                <li key={`${field ?? ""}:${text.title}`}>
+                  {field && idPrefix ? (
+                    <a
+                      href={`#${controlId(idPrefix, field)}`}
+                      className="font-semibold underline"
+                      onClick={(event) => focusLinked(event, controlId(idPrefix, field))}
+                    >
+                      {text.title}
+                    </a>
+                  ) : (
+                    // A problem about no field is said only here: all of it.
+                    <>
+                      <strong>{text.title}</strong>
+                      {text.description ? ` ${text.description}` : null}
+                    </>
+                  )}
+                </li>
+              ))}
+            </ul>
+          </>
         ) : (
           <>
             <p className="font-semibold" data-alert-title>
@@ -230,6 +272,16 @@ export function FormAlert({ reply, className = "" }: { reply: FormReply; classNa
       </div>
     </div>
   );
+}
+
+const summaryTitle = (count: number) => `Hay ${count} errores en el formulario:`;
+
+/** A summary's link focuses its field (following the link alone only scrolls to it). */
+function focusLinked(event: ReactMouseEvent<HTMLAnchorElement>, id: string) {
+  const control = document.getElementById(id);
+  if (!control) return;
+  event.preventDefault();
+  focusInMiddle(control);
 }
 
 /**
@@ -257,7 +309,7 @@ const issueMap = (issues: FieldIssue[]) =>
   );
 
 export type ValidatedFormProps<Answer> = {
-  /** The server's schema, run in the browser before sending; the first problem is also a toast. */
+  /** The server's schema, run in the browser before sending; its problems show as the server's. */
   schema?: FormSchema<unknown>;
   /** The feature's messages: the texts of the schema's codes and of the server's answers. */
   messages: MessageBook;
@@ -265,12 +317,16 @@ export type ValidatedFormProps<Answer> = {
   blockedBy?: ToastText;
   /** The server's latest answer (the route's `actionData` or a fetcher's `data`). */
   answer?: Answer;
-  /** Called once per new reply, after it is shown (a success may reset the form). */
+  /** Called once per new reply of the server, after it is shown (a success may reset the form). */
   onReply?: (reply: FormReply, form: HTMLFormElement) => void;
   /** Send through this fetcher, staying on the page, instead of navigating. */
   fetcher?: FetcherWithComponents<Answer>;
-  /** Where the server's answer is shown inline; false when the page shows it elsewhere. */
-  alert?: boolean;
+  /**
+   * With JavaScript, say what is about the whole form as a toast instead of the box: in the forms
+   * whose errors the spec makes toasts (registration, contact) and in a dialog with no room for
+   * the box. Errors about a field stay under it.
+   */
+  toasts?: boolean;
 } & Omit<ComponentProps<typeof Form>, "onSubmit">;
 
 /** A form's text fields as typed (files are the server's to check). */
@@ -281,12 +337,24 @@ function fieldsOf(form: HTMLFormElement): FormFields {
   return fields;
 }
 
+/** What a form shows: the answer it is about, its reply, and whether it came to a running page. */
+type Shown<Answer> = {
+  answer: Answer | undefined;
+  reply: FormReply | undefined;
+  /** False for the answer the server's HTML came with: nothing to announce, no toast. */
+  live: boolean;
+  /** True when the reply is the server's (not the browser's own check). */
+  fromServer: boolean;
+};
+
 /**
  * A form of the form protocol (`platform/forms/form-answer.ts`): it checks the server's schema
- * before sending and shows the server's answer, a refusal or a notice, inline and as a toast, in
- * the words of the feature's message book. Each faulty field is marked (`aria-invalid`) and
- * described by its message, focus goes to the first one, and a new toast of this form replaces
- * the previous one. Without JavaScript the server's answer renders the same way.
+ * before sending and shows the server's answer, a refusal or a notice, in the words of the
+ * feature's message book, each error once (`placeReply`, decision 055): a field's error under it,
+ * the field marked (`aria-invalid`) and described by it, focus on the first one; the box only
+ * for what no field says and as a summary of several; a toast only where `toasts` asks for it.
+ * A new toast of this form replaces the previous one. Without JavaScript the server's answer
+ * renders by the same rule.
  */
 export function ValidatedForm<Answer>({
   schema,
@@ -295,33 +363,39 @@ export function ValidatedForm<Answer>({
   answer,
   onReply,
   fetcher,
-  alert = true,
+  toasts = false,
   children,
   ...formProps
 }: ValidatedFormProps<Answer>) {
   const formRef = useRef<HTMLFormElement>(null);
-  const toastId = useId();
-  const [shown, setShown] = useState(() => ({ answer, reply: replyOf(answer, messages) }));
+  const formId = useId();
+  const [shown, setShown] = useState<Shown<Answer>>(() => ({
+    answer,
+    reply: replyOf(answer, messages),
+    live: false,
+    fromServer: true,
+  }));
   const [issues, setIssues] = useState<FieldIssue[]>(shown.reply?.issues ?? []);
   const [focusRequest, setFocusRequest] = useState(0);
 
   // A new answer replaces what the form showed (state adjusted while rendering; its toast and
-  // the focus move happen in the effect below).
+  // the focus move happen in the effects below).
   if (answer !== shown.answer) {
     const reply = replyOf(answer, messages);
-    setShown({ answer, reply });
+    setShown({ answer, reply, live: true, fromServer: true });
     setIssues(reply?.issues ?? []);
     if (reply) setFocusRequest((count) => count + 1);
   }
 
-  const { reply } = shown;
+  const { reply, live, fromServer } = shown;
+  const places = reply ? placeReply(reply, { toasts, live }) : {};
   useEffect(() => {
     if (!reply) return;
-    void showToast(reply.tone, reply.text, { id: toastId });
-    if (formRef.current) onReply?.(reply, formRef.current);
+    if (places.toast) void showToast(reply.tone, reply.text, { id: formId });
+    if (fromServer && formRef.current) onReply?.(reply, formRef.current);
     // Only a new reply is announced; onReply may change identity on every render.
     // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [reply, toastId]);
+  }, [reply, formId]);
 
   useEffect(() => {
     if (focusRequest > 0) focusFirstProblem(formRef.current, issues);
@@ -333,12 +407,18 @@ export function ValidatedForm<Answer>({
     const fields = fieldsOf(event.currentTarget);
     const checked = schema ? checkForm(schema, fields) : undefined;
     const found = checked && !checked.ok ? issuesOf(checked.errors, messages, fields) : [];
-    const problem = found[0]?.text ?? blockedBy;
-    if (!problem) return;
+    const problems = found.length > 0 ? found : blockedBy ? [{ text: blockedBy }] : [];
+    if (problems.length === 0) return;
     event.preventDefault();
-    setIssues(found);
+    // The browser's own check is shown as the server's refusal would be.
+    setShown({
+      answer: shown.answer,
+      reply: { tone: "error", text: problems[0]!.text, issues: problems },
+      live: true,
+      fromServer: false,
+    });
+    setIssues(problems);
     setFocusRequest((count) => count + 1);
-    void showToast("error", problem, { id: toastId });
   };
 
   // Correcting a field takes its error away; the others stay until the next check.
@@ -358,8 +438,12 @@ export function ValidatedForm<Answer>({
       onSubmit={onSubmit}
       onInput={onInput}
     >
-      {alert && reply ? <FormAlert reply={reply} className="mb-5 sm:col-span-full" /> : null}
-      <FieldErrors.Provider value={issueMap(issues)}>{children}</FieldErrors.Provider>
+      {places.box ? (
+        <FormAlert reply={places.box} idPrefix={formId} className="mb-5 sm:col-span-full" />
+      ) : null}
+      <KitForm.Provider value={{ errors: issueMap(issues), idPrefix: formId }}>
+        {children}
+      </KitForm.Provider>
     </FormComponent>
   );
 }

@@ -10,6 +10,7 @@ import {
   uniqueEmail,
   verifyThroughMail,
 } from "./accounts-helpers";
+import { description, formBox, timesShown } from "./form-errors-helpers";
 import { challengeRequests, HUMAN_CHECK_SOLVED, humanCheckStatus } from "./human-check-helpers";
 import { linksOfLatestMail } from "./mailbox";
 
@@ -150,9 +151,13 @@ test("/registro reports each rule in the spec's order", async ({ page }) => {
   await page.getByLabel("Contraseña", { exact: true }).fill("otra-password");
   await page.getByLabel("Confirmar contraseña").fill("otra-password");
   await page.getByRole("button", { name: "Crear Cuenta" }).click();
-  await expect(page.getByRole("alert")).toContainText(
-    "Este email ya está registrado. Por favor, inicia sesión.",
-  );
+  // The server's refusal is about the address: said under it, and as the spec's toast; no box.
+  const taken = "Este email ya está registrado. Por favor, inicia sesión.";
+  await expect(toast(page, taken)).toBeVisible();
+  await expect(page.getByLabel("Email")).toHaveAttribute("aria-invalid", "true");
+  expect(await description(page.getByLabel("Email"))).toContain(taken);
+  await expect(formBox(page.getByRole("form", { name: "Registro" }))).toHaveCount(0);
+  expect(await timesShown(page, taken)).toBe(1);
 });
 
 test("password recovery through the mailed link: new password works, old one and old session do not", async ({
@@ -336,7 +341,11 @@ test("a customer edits the profile, sees it on Mi Cuenta, and asks for a passwor
 
   await form.getByLabel("Teléfono").fill("llámame");
   await form.getByRole("button", { name: "Guardar" }).click();
-  await expect(toast(page, "Teléfono no válido")).toBeVisible();
+  // One error about one field: under it only, focused (decision 055).
+  await expect(form.getByLabel("Teléfono")).toBeFocused();
+  expect(await description(form.getByLabel("Teléfono"))).toContain("Teléfono no válido.");
+  await expect(formBox(form)).toHaveCount(0);
+  expect(await timesShown(page, "Teléfono no válido")).toBe(1);
 
   await form.getByLabel("Nombre completo").fill("Ana Prueba");
   await form.getByLabel("Teléfono").fill("+34 600 111 222");

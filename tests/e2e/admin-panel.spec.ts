@@ -11,6 +11,7 @@ import { formatCount } from "../../app/ui/numbers";
 import type { AdminFigures } from "../support/admin-figures";
 import { createVerifiedCustomer, signInAsStaff, toast } from "./accounts-helpers";
 import { expect, openPage, rememberCookieChoice, test } from "./fixtures";
+import { description, timesShown } from "./form-errors-helpers";
 import { payInDialog } from "./purchase-helpers";
 
 /**
@@ -505,8 +506,12 @@ test("a staff refund: the purchase refunded, a corrective invoice, the revenue r
   const refund = page.getByRole("form", { name: "Reembolso" });
   await refund.getByLabel("Motivo del reembolso").fill("El cliente no necesita ya el servicio");
   await refund.getByRole("button", { name: `Reembolsar ${price}` }).click();
-  await expect(toast(page, "Confirma el reembolso")).toBeVisible();
-  await refund.getByLabel(/^Confirmo que devolvemos/).check();
+  // Said once, under the box to tick (decision 055).
+  const tick = refund.getByLabel(/^Confirmo que devolvemos/);
+  await expect(tick).toBeFocused();
+  expect(await description(tick)).toContain("Confirma el reembolso.");
+  expect(await timesShown(page, "Confirma el reembolso")).toBe(1);
+  await tick.check();
   await refund.getByRole("button", { name: `Reembolsar ${price}` }).click();
   await expect(toast(page, "Pago reembolsado")).toBeVisible();
   // The timeline tells the reason once, without a doubled full stop (decision 050).

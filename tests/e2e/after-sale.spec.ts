@@ -1,6 +1,7 @@
 import type { Browser, Page } from "@playwright/test";
 import { createVerifiedCustomer, signInAsAdmin, toast } from "./accounts-helpers";
 import { expect, openPage, test } from "./fixtures";
+import { description, timesShown } from "./form-errors-helpers";
 import { mailboxEntries } from "./mailbox";
 import { payInDialog } from "./purchase-helpers";
 
@@ -45,8 +46,12 @@ test("a withdrawal inside 14 days is confirmed, mailed with its date and shown t
   await expect(page.getByRole("heading", { level: 1 })).toHaveText("Desistir del contrato");
   const form = page.getByRole("form", { name: "Desistir del contrato" });
   await form.getByRole("button", { name: "Confirmar desistimiento" }).click();
-  await expect(toast(page, "Confirma el desistimiento")).toBeVisible();
-  await form.getByLabel(/^Desisto del contrato/).check();
+  // Said once, under the box to tick (decision 055).
+  const tick = form.getByLabel(/^Desisto del contrato/);
+  await expect(tick).toBeFocused();
+  expect(await description(tick)).toContain("Confirma el desistimiento.");
+  expect(await timesShown(page, "Confirma el desistimiento")).toBe(1);
+  await tick.check();
   await form.getByRole("button", { name: "Confirmar desistimiento" }).click();
   await expect(toast(page, "Desistimiento registrado")).toBeVisible();
   await expect(page).toHaveURL(/\/mi-cuenta\?tab=compras$/);

@@ -1,20 +1,8 @@
-import type { Locator, Page } from "@playwright/test";
+import type { Page } from "@playwright/test";
 import { expect, openPage, test } from "./fixtures";
 import { toast, uniqueEmail } from "./accounts-helpers";
 import { postContactWithoutScript } from "./contact-helpers";
-
-/** The text of the elements that describe a control (its error, its hint). */
-async function description(control: Locator): Promise<string> {
-  const ids = (await control.getAttribute("aria-describedby")) ?? "";
-  const page = control.page();
-  const texts = await Promise.all(
-    ids
-      .split(" ")
-      .filter(Boolean)
-      .map((id) => page.locator(`[id="${id}"]`).innerText()),
-  );
-  return texts.join(" ");
-}
+import { description, formBox, timesShown, toasts } from "./form-errors-helpers";
 
 const loginForm = (page: Page) => page.getByRole("form", { name: "Inicio de sesión" });
 const contactForm = (page: Page) => page.getByRole("form", { name: "Formulario de contacto" });
@@ -32,9 +20,18 @@ test("each faulty field is marked, described and focused, and corrected fields l
   await expect(email).toHaveAttribute("aria-invalid", "true");
   await expect(password).toHaveAttribute("aria-invalid", "true");
   await expect(email).toBeFocused();
-  expect(await description(email)).toContain("Por favor, introduce un email válido.");
+  expect(await description(email)).toContain(
+    "Email inválido. Por favor, introduce un email válido.",
+  );
   expect(await description(password)).toContain("Por favor, introduce tu contraseña.");
-  await expect(toast(page, "Email inválido")).toBeVisible();
+  // Two errors: a summary links to each field (decision 055); the login form has no toasts.
+  const summary = formBox(form);
+  await expect(summary).toContainText("Hay 2 errores en el formulario");
+  await summary.getByRole("link", { name: "Contraseña requerida" }).click();
+  await expect(password).toBeFocused();
+  // Counted now, not awaited: a toast goes by itself after six seconds.
+  expect(await toasts(page).count()).toBe(0);
+  expect(await timesShown(page, "Por favor, introduce tu contraseña.")).toBe(1);
 
   await email.fill("ana@example.com");
   await expect(email).not.toHaveAttribute("aria-invalid");
@@ -62,9 +59,13 @@ test("the server's refusal is shown in the form and focus moves to it", async ({
   await form.getByLabel("Email").fill(uniqueEmail("nadie"));
   await form.getByLabel("Contraseña").fill("una-contraseña-cualquiera");
   await form.getByRole("button", { name: "Iniciar Sesión" }).click();
+  // About no field: the box says it, once, and takes the focus.
   const alert = form.getByRole("alert");
   await expect(alert).toContainText("Email o contraseña incorrectos");
   await expect(alert).toBeFocused();
+  expect(await timesShown(page, "Email o contraseña incorrectos")).toBe(1);
+  // Counted now, not awaited: a toast goes by itself after six seconds.
+  expect(await toasts(page).count()).toBe(0);
 });
 
 test.describe("without JavaScript", () => {
@@ -84,8 +85,18 @@ test.describe("without JavaScript", () => {
     await expect(email).toHaveAttribute("aria-invalid", "true");
     await expect(message).toHaveAttribute("aria-invalid", "true");
     await expect(form.getByLabel("Nombre completo")).not.toHaveAttribute("aria-invalid");
-    expect(await description(email)).toContain("Por favor, ingresa un email válido.");
+    expect(await description(email)).toContain(
+      "Email inválido. Por favor, ingresa un email válido.",
+    );
     expect(await description(message)).toContain("al menos 10 caracteres (actualmente 5)");
+    // Several errors: the summary names each, linking to its field; each sentence is said once.
+    const summary = formBox(form);
+    await expect(summary.getByRole("link", { name: "Email inválido" })).toHaveAttribute(
+      "href",
+      `#${await email.getAttribute("id")}`,
+    );
+    await expect(summary.getByRole("link", { name: "Mensaje demasiado corto" })).toBeVisible();
+    expect(await timesShown(page, "Por favor, ingresa un email válido.")).toBe(1);
   });
 
   test("an account form's field error comes back from the server next to its field", async ({
@@ -97,7 +108,11 @@ test.describe("without JavaScript", () => {
     await form.getByRole("button", { name: "Iniciar Sesión" }).click();
     const password = form.getByLabel("Contraseña");
     await expect(password).toHaveAttribute("aria-invalid", "true");
-    expect(await description(password)).toContain("Por favor, introduce tu contraseña.");
-    await expect(form.getByRole("alert")).toContainText("Contraseña requerida");
+    expect(await description(password)).toContain(
+      "Contraseña requerida. Por favor, introduce tu contraseña.",
+    );
+    // One error about one field: said there only, no box (decision 055).
+    await expect(formBox(form)).toHaveCount(0);
+    expect(await timesShown(page, "Contraseña requerida")).toBe(1);
   });
 });

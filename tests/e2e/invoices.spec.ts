@@ -3,6 +3,7 @@ import type { Download, Page } from "@playwright/test";
 import { extractText } from "unpdf";
 import { createVerifiedCustomer, toast } from "./accounts-helpers";
 import { expect, openPage, test } from "./fixtures";
+import { description, timesShown } from "./form-errors-helpers";
 import { payInDialog } from "./purchase-helpers";
 
 /** The text of a downloaded PDF, as a PDF text extractor reads it. */
@@ -28,8 +29,12 @@ test("a purchase with a NIF gives a complete invoice whose PDF adds up", async (
   // The NIF's control letter is checked before anything is stored.
   await openPage(page, "/perfil");
   await saveBillingData(page, "12345678A", "Laura Gómez Peña");
-  await expect(toast(page, "NIF, NIE o CIF no válido")).toBeVisible();
+  // Said once, under the field (decision 055).
   await expect(page.getByLabel("NIF, NIE o CIF")).toHaveAttribute("aria-invalid", "true");
+  expect(await description(page.getByLabel("NIF, NIE o CIF"))).toContain(
+    "NIF, NIE o CIF no válido.",
+  );
+  expect(await timesShown(page, "NIF, NIE o CIF no válido")).toBe(1);
   await saveBillingData(page, "12345678-z", "Laura Gómez Peña");
   await expect(toast(page, "Perfil actualizado")).toBeVisible();
   await expect(page.getByLabel("NIF, NIE o CIF")).toHaveValue("12345678Z");

@@ -10,6 +10,10 @@ import {
 } from "./accounts-helpers";
 import { authorizationMatrix, type MatrixIds } from "./authorization-matrix";
 import { expect, openPage, rememberCookieChoice, test } from "./fixtures";
+import { description, timesShown } from "./form-errors-helpers";
+
+/** The error under a form's code field: a wrong code is said there only (decision 055). */
+const codeError = (page: Page) => page.locator('[id$="-code-error"]');
 
 /**
  * Verificación en dos pasos (issue 26, decision 044): TOTP enrolment and sign-in with codes
@@ -119,7 +123,12 @@ test("enrolment: the QR and the secret as text, a code to confirm, 10 recovery c
   await expect(toast(page, "Configura la verificación en dos pasos")).toBeVisible();
   await page.getByLabel("Contraseña actual").fill("no-es-la-buena");
   await page.getByRole("button", { name: "Empezar" }).click();
-  await expect(page.getByRole("alert").first()).toContainText("Contraseña incorrecta");
+  // About the password: said under it, once (decision 055).
+  await expect(page.getByLabel("Contraseña actual")).toBeFocused();
+  expect(await description(page.getByLabel("Contraseña actual"))).toContain(
+    "Contraseña incorrecta.",
+  );
+  expect(await timesShown(page, "Contraseña incorrecta")).toBe(1);
   await page.getByLabel("Contraseña actual").fill(member.password);
   await page.getByRole("button", { name: "Empezar" }).click();
   const secretText = page.locator("[data-totp-secret]");
@@ -134,7 +143,7 @@ test("enrolment: the QR and the secret as text, a code to confirm, 10 recovery c
   // A wrong code keeps the same QR on the page.
   await page.getByLabel("Código de verificación").fill(totpCode(secret, totpStep() + 5));
   await page.getByRole("button", { name: "Activar" }).click();
-  await expect(page.getByRole("alert").first()).toContainText("Código incorrecto");
+  await expect(codeError(page)).toContainText("Código incorrecto");
   await expect(secretText).toHaveText(/\S/);
   await page.getByLabel("Código de verificación").fill(unusedCode(secret, usedCodes)!);
   await page.getByRole("button", { name: "Activar" }).click();
@@ -175,7 +184,7 @@ test("sign-in: password, then the code; the same code again is refused", async (
   await expect(thief).toHaveURL(/\/login\/verificacion$/);
   await thief.getByLabel("Código de verificación").fill(code);
   await thief.getByRole("button", { name: "Verificar" }).click();
-  await expect(thief.getByRole("alert").first()).toContainText("Código ya usado");
+  await expect(codeError(thief)).toContainText("Código ya usado");
   await expect(thief).toHaveURL(/\/login\/verificacion$/);
   await thief.context().close();
   await page.context().close();
@@ -195,7 +204,7 @@ test("a recovery code signs in once only", async ({ browser }) => {
   await again.getByRole("link", { name: "Usar un código de recuperación" }).click();
   await again.getByLabel("Código de recuperación", { exact: true }).fill(recoveryCodes[0]!);
   await again.getByRole("button", { name: "Verificar" }).click();
-  await expect(again.getByRole("alert").first()).toContainText("Código de recuperación incorrecto");
+  await expect(codeError(again)).toContainText("Código de recuperación incorrecto");
   await again.getByLabel("Código de recuperación", { exact: true }).fill(recoveryCodes[1]!);
   await again.getByRole("button", { name: "Verificar" }).click();
   await expect(again).toHaveURL(/\/admin(\?|$)/);
@@ -258,7 +267,7 @@ test("without JavaScript: a customer opts in from Configuración and signs in wi
   await expect(page).toHaveURL(/\/login-cliente\/verificacion$/);
   await page.getByLabel("Código de verificación").fill("12345");
   await page.getByRole("button", { name: "Verificar" }).click();
-  await expect(page.getByRole("alert").first()).toContainText("Código no válido");
+  await expect(codeError(page)).toContainText("Código no válido");
   await page.getByLabel("Código de verificación").fill(unusedCode(customerSecret, used)!);
   await page.getByRole("button", { name: "Verificar" }).click();
   await expect(page).toHaveURL(/\/precios$/);
@@ -288,7 +297,11 @@ test("wrong codes back off like passwords, and each one is in the audit log", as
     await page.getByLabel("Código de verificación").fill(wrongCode());
     await page.getByRole("button", { name: "Verificar" }).click();
     await expect(
-      page.getByRole("alert").or(toast(page, "La verificación ha caducado")).first(),
+      page
+        .getByRole("alert")
+        .or(codeError(page))
+        .or(toast(page, "La verificación ha caducado"))
+        .first(),
     ).toBeVisible();
     limited = (await page.getByText("Demasiados intentos").count()) > 0;
   }

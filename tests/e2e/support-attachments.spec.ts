@@ -2,6 +2,7 @@ import { readFile } from "node:fs/promises";
 import type { Page } from "@playwright/test";
 import { createVerifiedCustomer, toast } from "./accounts-helpers";
 import { expect, openPage, test } from "./fixtures";
+import { formBox, timesShown } from "./form-errors-helpers";
 
 // A real 1×1 PNG.
 const PNG = Buffer.from(
@@ -54,10 +55,12 @@ test("a file that is not what its name says is refused in Spanish and the messag
   });
   await form.getByRole("button", { name: "Crear ticket" }).click();
   const refusal = "Solo se admiten PNG, JPEG, WebP, PDF y texto. «captura.png» no se ha enviado.";
-  await expect(form.getByRole("alert")).toContainText(refusal);
-  // The same words sit next to the file field, which is marked.
+  // The words sit next to the file field, which is marked and focused, and only there.
   await expect(field).toHaveAttribute("aria-invalid", "true");
   await expect(field).toHaveAccessibleDescription(new RegExp(refusal.replace(/[.()]/g, "\\$&")));
+  await expect(field).toBeFocused();
+  await expect(formBox(form)).toHaveCount(0);
+  expect(await timesShown(page, refusal)).toBe(1);
   await expect(page).toHaveURL(/\/mi-cuenta\/tickets\/nuevo$/);
   await expect(form.getByLabel("Mensaje")).toHaveValue(MESSAGE);
 });
@@ -84,7 +87,9 @@ test("without JavaScript a refused file brings the form back with the text typed
     buffer: Buffer.concat([Buffer.from("MZ"), Buffer.alloc(64)]),
   });
   await form.getByRole("button", { name: "Crear ticket" }).click();
-  await expect(form.getByRole("alert")).toContainText("«factura.pdf» no se ha enviado.");
+  const field = form.getByLabel("Adjuntar archivos (opcional)");
+  await expect(field).toHaveAccessibleDescription(/«factura\.pdf» no se ha enviado\./);
+  await expect(formBox(form)).toHaveCount(0);
   await expect(form.getByLabel("Asunto")).toHaveValue(subject);
   await expect(form.getByLabel("Mensaje")).toHaveValue(MESSAGE);
   await expect(form.getByLabel("Categoría")).toHaveValue("consulta_tecnica");

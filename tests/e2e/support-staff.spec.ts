@@ -2,6 +2,7 @@ import AxeBuilder from "@axe-core/playwright";
 import type { Page } from "@playwright/test";
 import { createVerifiedCustomer, signedInAdminPage, toast } from "./accounts-helpers";
 import { expect, openPage, test } from "./fixtures";
+import { description, formBox, timesShown } from "./form-errors-helpers";
 import { linksOfLatestMail } from "./mailbox";
 
 /**
@@ -211,7 +212,10 @@ test("the Tickets tab filters, orders overdue first and exports without JavaScri
   await ticketRows(admin).getByRole("link", { name: number }).click();
   const reply = admin.getByRole("form", { name: "Responder al cliente" });
   await reply.getByRole("button", { name: "Enviar respuesta" }).click();
-  await expect(reply.getByRole("alert")).toContainText("Mensaje demasiado corto");
+  // One error about one field: under it only, also without JavaScript (decision 055).
+  expect(await description(reply.getByLabel("Respuesta"))).toContain("Mensaje demasiado corto");
+  await expect(formBox(reply)).toHaveCount(0);
+  expect(await timesShown(admin, "Mensaje demasiado corto")).toBe(1);
   await reply.getByLabel("Respuesta").fill("Respondido desde un navegador sin JavaScript.");
   await reply.getByRole("button", { name: "Enviar respuesta" }).click();
   await expect(admin.getByRole("list", { name: "Conversación" })).toContainText(

@@ -37,6 +37,8 @@ export function SignUpPage({
         schema={signUpSchema}
         messages={accountMessages}
         answer={answer}
+        // The spec's registration errors are toasts (section 5); each field's stays under it.
+        toasts
         blockedBy={humanCheckReady ? undefined : accountMessages.humanCheckNotReady}
         className="space-y-4"
         aria-label="Registro"

@@ -7,7 +7,9 @@ import {
 } from "~/features/payments/pending-purchase";
 import {
   checkForm,
+  fieldErrorText,
   issuesOf,
+  placeReply,
   replyOf,
   type FieldIssue,
   type FormReply,
@@ -37,8 +39,9 @@ const TOAST_ID = "contact-form";
  * post without JavaScript gets the page back with the form's errors or its notice. With
  * JavaScript the same rules run before sending (contact-schema.ts, loaded when the visitor
  * reaches for the form), each problem in the message book's words under its field, and the form
- * is posted in the background to the action's JSON twin; its answer is shown as the server's
- * page shows it (the form kit's alert, from a template the root renders) and as a toast.
+ * is posted in the background to the action's JSON twin; its answer is shown by the form kit's
+ * rule (`placeReply`, decision 055) as a running page shows it: each field's problem under it and,
+ * the spec's contact errors being toasts, the first problem or the notice as a toast.
  */
 export function controlContactForm(doc: Document): void {
   const form = doc.querySelector<HTMLFormElement>(FORM_SELECTOR);
@@ -91,8 +94,7 @@ function attach(form: HTMLFormElement) {
     const checked = checkForm(rules.contactSchema, fields);
     if (!checked.ok) {
       const issues = issuesOf(checked.errors, contactMessages, fields);
-      showIssues(form, issues);
-      return void showToast("error", issues[0]!.text, { id: TOAST_ID });
+      return show(form, { tone: "error", text: issues[0]!.text, issues });
     }
     if (!humanCheckReady)
       return void showToast("error", contactToasts.humanCheckNotReady, { id: TOAST_ID });
@@ -122,9 +124,8 @@ function attach(form: HTMLFormElement) {
 }
 
 /**
- * Posts the form to the action's JSON twin (/api/contacto) and shows the answer as the server's
- * page would: the alert at the top of the form (from the root's template of FormAlert), each
- * field's problem under it, and the same words as a toast. False when no answer came.
+ * Posts the form to the action's JSON twin (/api/contacto) and shows the answer as the form kit
+ * does on a running page. False when no answer came.
  */
 async function send(form: HTMLFormElement): Promise<boolean> {
   let answer: unknown;
@@ -140,9 +141,7 @@ async function send(form: HTMLFormElement): Promise<boolean> {
   }
   const reply = replyOf(answer, contactMessages);
   if (!reply) return false;
-  showAlert(form, reply);
-  showIssues(form, reply.issues ?? []);
-  void showToast(reply.tone, reply.text, { id: TOAST_ID });
+  show(form, reply);
   if (reply.tone === "success") {
     form.reset();
     form.querySelector<HTMLElement>("[data-selected-service]")!.hidden = true;
@@ -150,13 +149,23 @@ async function send(form: HTMLFormElement): Promise<boolean> {
       key.value = newSubmissionKey();
     track("enquiry");
   }
-  focusFirstProblem(form, reply.issues ?? []);
   return true;
 }
 
-/** The form's alert for `reply`, in place of the one it showed. */
-function showAlert(form: HTMLFormElement, reply: FormReply) {
+/**
+ * Shows a reply by the form kit's rule (`placeReply`) on a running page: each field's problem
+ * under it, focus on the first, and the box or the toast the rule asks for, once.
+ */
+function show(form: HTMLFormElement, reply: FormReply) {
+  const places = placeReply(reply, { toasts: true, live: true });
   form.querySelector("[data-form-alert]")?.remove();
+  if (places.box) showAlert(form, places.box);
+  if (places.toast) void showToast(places.toast.tone, places.toast.text, { id: TOAST_ID });
+  showIssues(form, reply.issues ?? []);
+}
+
+/** The form's alert for `reply` (one message: the rule never gives this form a summary). */
+function showAlert(form: HTMLFormElement, reply: FormReply) {
   const template = form.ownerDocument.querySelector<HTMLTemplateElement>(
     `template[data-form-alert-template=${reply.tone === "error" ? "error" : "success"}]`,
   );
@@ -194,7 +203,7 @@ function showIssues(form: HTMLFormElement, issues: FieldIssue[]) {
     const error = form.ownerDocument.createElement("p");
     error.id = `${control.id}-error`;
     error.className = ERROR_CLASSES;
-    error.textContent = text.description ?? text.title;
+    error.textContent = fieldErrorText(text);
     control.parentElement!.append(error);
     control.setAttribute("aria-invalid", "true");
     const describers = (control.getAttribute("aria-describedby") ?? "").split(" ").filter(Boolean);

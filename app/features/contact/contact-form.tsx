@@ -80,6 +80,8 @@ export function ContactForm({
       messages={contactMessages}
       answer={fetcher.data ?? serverResult}
       onReply={startOver}
+      // The spec's contact errors are toasts (section 5); each field's stays under it.
+      toasts
       blockedBy={humanCheckReady ? undefined : contactToasts.humanCheckNotReady}
       className="grid gap-5 sm:grid-cols-2"
       aria-label="Formulario de contacto"

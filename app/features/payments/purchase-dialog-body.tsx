@@ -171,8 +171,8 @@ function ReadyToPay({
         schema={checkoutSchema(service.priceCents)}
         messages={paymentMessages}
         answer={result}
-        // A refusal is a toast: the dialog has no room for the form's alert.
-        alert={false}
+        // The dialog has no room for the form's box: what is about the whole form is a toast.
+        toasts
         className="mt-4 grid gap-2"
       >
         <CheckoutFields service={service} />

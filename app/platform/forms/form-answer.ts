@@ -107,3 +107,38 @@ export function replyOf(answer: unknown, book: MessageBook): FormReply | undefin
   const issues = issuesOf(errors, book, values);
   return { tone: "error", text: issues[0]!.text, issues, action };
 }
+
+/**
+ * A field's error as its field shows it: the whole message, title and sentence, since the field
+ * is the one place that says it (decision 055).
+ */
+export function fieldErrorText({ title, description }: ToastText): string {
+  if (!description) return title;
+  return `${title}${/[.!?:]$/.test(title) ? "" : "."} ${description}`;
+}
+
+/** Where a form's answer is shown (decision 055): the box at the top of the form, a toast. */
+export type ReplyPlaces = { box?: FormReply; toast?: FormReply };
+
+/**
+ * The one rule of where a form shows an answer, so that each error is shown once (decision 055).
+ * A problem about a field is always shown under that field, and only there. The box at the top
+ * of the form appears only when it adds something: a problem about no field, a summary of two or
+ * more problems, or a link the answer offers. A toast only in the forms whose errors the spec
+ * makes toasts (`toasts`: registration and contact, spec section 5, and a dialog with no room for
+ * a box), and only once JavaScript runs (`live`: the answer came to a running page): there the
+ * toast says the first problem, in the spec's words, and takes the box's place instead of
+ * repeating it. Without JavaScript there are no toasts, so the box rule holds there too. A notice
+ * keeps the box and its toast (a toast alone in `toasts` forms).
+ */
+export function placeReply(
+  reply: FormReply,
+  { toasts, live }: { toasts: boolean; live: boolean },
+): ReplyPlaces {
+  if (toasts && live) return { toast: reply };
+  if (reply.tone !== "error") return live ? { box: reply, toast: reply } : { box: reply };
+  const issues = reply.issues ?? [{ text: reply.text }];
+  const needsBox =
+    issues.length > 1 || issues.some((issue) => !issue.field) || reply.action !== undefined;
+  return needsBox ? { box: reply } : {};
+}
