@@ -43,6 +43,7 @@ export default [
   route("admin/facturas/:invoiceId", "routes/admin-factura.ts"),
   route("admin/pagos/:paymentId", "routes/admin-pago.tsx"),
   route("admin/clientes/:customerId", "routes/admin-cliente.tsx"),
+  route("admin/usuarios/:userId/rol", "routes/admin-usuario-rol.tsx"),
   route("admin/verifactu", "routes/admin-verifactu.tsx"),
   route("admin/verifactu/exportar", "routes/admin-verifactu-exportar.ts"),
   route("admin/verifactu/declaracion", "routes/admin-verifactu-declaracion.tsx"),

@@ -144,7 +144,8 @@ export async function giveStaffRole(
   baseURL: string,
 ) {
   const list = await (await admin.get(`/admin?tab=usuarios&q=${encodeURIComponent(email)}`)).text();
-  const userId = /name="userId" value="([^"]+)"/.exec(list)?.[1];
+  // The row's 'Cambiar rol' form goes to the account's confirmation page (decision 054).
+  const userId = /action="\/admin\/usuarios\/([^/"]+)\/rol"/.exec(list)?.[1];
   expect(userId, `the account of ${email} in Usuarios`).toBeTruthy();
   const answer = await admin.post("/admin?tab=usuarios", {
     form: { intent: "set-role", userId: userId!, role, confirm: "yes" },

@@ -415,12 +415,15 @@ test("a staff role is given, changed and taken from Usuarios", async ({ page }) 
   await expect(row).toContainText(email);
   await expect(column(row, 5)).toHaveText("Cliente");
 
-  /** 'Cambiar rol': the role chosen, the change confirmed, saved. */
+  /** 'Cambiar rol': the role chosen, the change confirmed in its dialog, saved. */
   const changeRole = async (label: string, role: string) => {
-    await row.getByText("Cambiar rol").click();
+    await row.locator("summary", { hasText: "Cambiar rol" }).click();
     await row.getByLabel("Nuevo rol").selectOption({ label });
-    await row.getByLabel(/^Confirmo el cambio de rol/).check();
-    await row.getByRole("button", { name: "Guardar rol" }).click();
+    await row.getByRole("button", { name: "Cambiar rol", exact: true }).click();
+    const dialog = page.getByRole("dialog");
+    await expect(dialog).toContainText(email);
+    await dialog.getByRole("button", { name: /^(Hacer|Quitar)/ }).click();
+    await expect(dialog).toBeHidden();
     await expect(row).toHaveAttribute("data-role", role);
     await expect(toast(page, "Rol actualizado")).toBeVisible();
     expect(param(page, "q")).toBe(email);

@@ -523,6 +523,15 @@ export const authorizationMatrix: MatrixRow[] = [
     endsSessions: true,
   },
   {
+    route: "admin/usuarios/:userId/rol",
+    // The confirmation of a role change (decision 054): only who may change roles reaches the
+    // lookup, which finds no such account.
+    url: () => "/admin/usuarios/no-existe/rol?rol=admin",
+    get: adminOnly("notFound"),
+    post: everyone("noAction"),
+    endsSessions: true,
+  },
+  {
     route: "admin/facturas/:invoiceId",
     url: ({ invoiceId }) => `/admin/facturas/${invoiceId}`,
     get: financeAndAdmin("ok"),

@@ -33,15 +33,17 @@ async function newAccount(browser: Browser) {
   return { page, ...account };
 }
 
-/** Usuarios: 'Cambiar rol' of `email` to the role labelled `label`, confirmed. */
+/** Usuarios: 'Cambiar rol' of `email` to the role labelled `label`, confirmed in its dialog. */
 async function giveRole(admin: Page, email: string, label: string) {
   await openPage(admin, `/admin?tab=usuarios&q=${encodeURIComponent(email)}`);
   const row = admin.getByRole("table", { name: "Usuarios" }).locator("tbody tr");
   await expect(row).toHaveCount(1);
   await row.locator("summary", { hasText: "Cambiar rol" }).click();
   await row.getByLabel("Nuevo rol").selectOption({ label });
-  await row.getByLabel(/^Confirmo el cambio de rol/).check();
-  await row.getByRole("button", { name: "Guardar rol" }).click();
+  await row.getByRole("button", { name: "Cambiar rol", exact: true }).click();
+  const dialog = admin.getByRole("dialog");
+  await expect(dialog).toContainText(email);
+  await dialog.getByRole("button", { name: `Hacer ${label}` }).click();
   await expect(row.getByRole("cell", { name: label, exact: true })).toBeVisible();
   await expect(toast(admin, "Rol actualizado")).toBeVisible();
 }

@@ -3,7 +3,14 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { CUSTOMER_PAGE_ROWS } from "~/features/admin/customer-page.server";
 import { openTicket } from "~/features/support/customer-tickets.server";
 import { getConfig } from "~/platform/config.server";
-import { customers, payments, purchases, userRoles } from "~/platform/db/schema";
+import {
+  customers,
+  payments,
+  purchases,
+  ticketAttachments,
+  ticketMessages,
+  userRoles,
+} from "~/platform/db/schema";
 import { loader } from "~/routes/admin-cliente";
 import { enrolTotp, signedInAdmin, signedInCustomer, viewerOf } from "../support/customer-session";
 import { paidPurchase } from "../support/paid-purchase";
@@ -201,6 +208,40 @@ describe("who may open it", () => {
     expect(finance.purchases?.total).toBe(2);
     expect(finance.invoices?.total).toBe(2);
     expect(finance.tickets).toBeNull();
+    expect(finance.attachments).toBeNull();
+  });
+
+  it("lists the files of the account's tickets, with their ticket, for who reads tickets", async () => {
+    const [message] = await database.db
+      .select({ id: ticketMessages.id })
+      .from(ticketMessages)
+      .where(eq(ticketMessages.ticketId, ticketId));
+    const png = Buffer.from(
+      "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==",
+      "base64",
+    );
+    await database.db.insert(ticketAttachments).values({
+      ticketId,
+      messageId: message!.id,
+      fileName: "captura.png",
+      contentType: "image/png",
+      size: png.length,
+      content: png,
+    });
+    const id = await customerIdOf(ACCOUNT_EMAIL);
+    for (const cookie of [cookies.support, cookies.admin]) {
+      const data = await page(id, cookie);
+      expect(data.attachments?.total).toBe(1);
+      expect(data.attachments!.rows[0]).toMatchObject({
+        fileName: "captura.png",
+        contentType: "image/png",
+        ticketId,
+        ticketNumber: expect.stringMatching(/^TK-\d{4}-\d{6}$/),
+      });
+      // Never the bytes.
+      expect(data.attachments!.rows[0]).not.toHaveProperty("content");
+    }
+    expect((await page(id, cookies.finance)).attachments).toBeNull();
   });
 
   it("refuses a customer, even their own page", async () => {

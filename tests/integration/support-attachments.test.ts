@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { count, like } from "drizzle-orm";
+import { count, eq, like } from "drizzle-orm";
 import { beforeAll, beforeEach, describe, expect, it } from "vitest";
 import type { Viewer } from "~/features/identity/session.server";
 import {
@@ -21,9 +21,10 @@ import {
   supportTickets,
   ticketAttachments,
   ticketMessages,
+  userRoles,
 } from "~/platform/db/schema";
 import { loader as downloadLoader } from "~/routes/soporte-adjunto";
-import { partyOf, signedInAdmin, signedInCustomer } from "../support/customer-session";
+import { enrolTotp, partyOf, signedInAdmin, signedInCustomer } from "../support/customer-session";
 import { setupTestDatabase } from "../support/test-database";
 
 const database = setupTestDatabase();
@@ -410,5 +411,121 @@ describe("downloads", () => {
     expect(answer.headers.get("Content-Type")).toBe("text/plain; charset=utf-8");
     expect(answer.headers.get("Content-Disposition")).toMatch(/^attachment; /);
     expect(await answer.text()).toBe(TEXT.toString());
+  });
+});
+
+describe("previews of images (?vista, decision 054)", () => {
+  let ticketId: string;
+  let pngId: string;
+  let pdfId: string;
+
+  function preview(attachmentId: string, cookie = "") {
+    return downloadLoader({
+      request: new Request(`${getConfig().siteUrl}/soporte/adjuntos/${attachmentId}?vista`, {
+        headers: cookie ? { Cookie: cookie } : {},
+      }),
+      params: { attachmentId },
+      context: {},
+    } as unknown as Parameters<typeof downloadLoader>[0]);
+  }
+
+  /** A file stored as `contentType` whatever its bytes: a row no upload check would write. */
+  async function storedAs(bytes: Buffer, fileName: string, contentType: string) {
+    const [message] = await database.db
+      .select({ id: ticketMessages.id })
+      .from(ticketMessages)
+      .where(eq(ticketMessages.ticketId, ticketId));
+    const [row] = await database.db
+      .insert(ticketAttachments)
+      .values({
+        ticketId,
+        messageId: message!.id,
+        fileName,
+        contentType,
+        size: bytes.length,
+        content: bytes,
+      })
+      .returning({ id: ticketAttachments.id });
+    return row!.id;
+  }
+
+  beforeAll(async () => {
+    const sent = await createWith([
+      { bytes: PNG, name: "captura.png", type: "image/png" },
+      { bytes: PDF, name: "factura.pdf", type: "application/pdf" },
+    ]);
+    ticketId = ticketIdOf((sent as { location: string }).location);
+    const page = await customerTicketPage(ana.viewer, ticketId);
+    const files = page.messages[0]!.attachments;
+    pngId = files.find((file) => file.fileName === "captura.png")!.id;
+    pdfId = files.find((file) => file.fileName === "factura.pdf")!.id;
+  });
+
+  it("a real PNG is shown inline, with its sniffed type, nosniff and a sandboxing policy", async () => {
+    for (const cookie of [ana.cookie, admin.cookie]) {
+      const answer = await preview(pngId, cookie);
+      expect(answer.status).toBe(200);
+      expect(Buffer.from(await answer.arrayBuffer()).equals(PNG)).toBe(true);
+      expect(answer.headers.get("Content-Type")).toBe("image/png");
+      expect(answer.headers.get("Content-Disposition")).toMatch(/^inline; filename="captura.png"/);
+      expect(answer.headers.get("X-Content-Type-Options")).toBe("nosniff");
+      const policy = answer.headers.get("Content-Security-Policy")!;
+      expect(policy.startsWith("default-src 'none'; sandbox")).toBe(true);
+      expect(answer.headers.get("Cache-Control")).toBe("private, no-store");
+    }
+    // Without ?vista the same file is still a download.
+    const asDownload = await download(pngId, admin.cookie);
+    expect(asDownload.headers.get("Content-Disposition")).toMatch(/^attachment; /);
+  });
+
+  it("JPEG, WebP and GIF bytes are shown inline as what their bytes are", async () => {
+    for (const [bytes, type] of [
+      [JPEG, "image/jpeg"],
+      [WEBP, "image/webp"],
+      [GIF, "image/gif"],
+    ] as const) {
+      // Stored under another image type: the bytes decide what is served.
+      const id = await storedAs(bytes, `imagen.${type.split("/")[1]}`, "image/png");
+      const answer = await preview(id, admin.cookie);
+      expect(answer.headers.get("Content-Type"), type).toBe(type);
+      expect(answer.headers.get("Content-Disposition")).toMatch(/^inline; /);
+    }
+  });
+
+  it("SVG or HTML stored as image/png is never inline, and is refused on upload", async () => {
+    for (const [bytes, name] of [
+      [SVG, "dibujo.png"],
+      [HTML, "pagina.png"],
+    ] as const) {
+      const refused = await createWith([{ bytes, name, type: "image/png" }]);
+      expect(refused).toMatchObject({ errors: ["attachmentType"] });
+
+      const id = await storedAs(bytes, name, "image/png");
+      const answer = await preview(id, admin.cookie);
+      expect(answer.status).toBe(200);
+      expect(answer.headers.get("Content-Disposition")).toMatch(/^attachment; /);
+      expect(answer.headers.get("Content-Type")).not.toMatch(/svg|html/);
+      expect(answer.headers.get("X-Content-Type-Options")).toBe("nosniff");
+      expect(answer.headers.get("Content-Security-Policy")).toBe(ATTACHMENT_POLICY);
+    }
+  });
+
+  it("a PDF or a text file stays a download with ?vista", async () => {
+    const answer = await preview(pdfId, admin.cookie);
+    expect(answer.headers.get("Content-Type")).toBe("application/pdf");
+    expect(answer.headers.get("Content-Disposition")).toMatch(/^attachment; /);
+  });
+
+  it("is 404 for another customer, a visitor and staff who may not read tickets", async () => {
+    const finance = await signedInCustomer("finanzas.adjuntos@example.com", {
+      clientAddress: "192.0.2.3",
+    });
+    await database.db.insert(userRoles).values({ userId: finance.userId, role: "finance" });
+    const financeCookie = (await enrolTotp(finance.cookie, "contraseña-de-prueba")).cookie;
+    for (const cookie of [luis.cookie, "", financeCookie]) {
+      const answer = await preview(pngId, cookie);
+      expect(answer.status).toBe(404);
+      expect(answer.headers.get("Content-Disposition")).toBeNull();
+    }
   });
 });

@@ -11,7 +11,7 @@ export const adminMessages = {
   roleChanged: { title: "Rol actualizado" },
   confirmRoleChange: {
     title: "Confirma el cambio de rol",
-    description: "Marca la casilla de confirmación para cambiar el rol.",
+    description: "Elige de nuevo el rol y confirma el cambio cuando se te pregunte.",
   },
   userNotFound: {
     title: "Usuario no encontrado",

@@ -13,6 +13,7 @@ import {
 import { union } from "drizzle-orm/pg-core";
 import type { Staff } from "~/features/identity/session.server";
 import { staffCan } from "~/features/identity/staff-roles";
+import { customerAttachments } from "~/features/support/attachments.server";
 import { getDb } from "~/platform/db/database.server";
 import { isUuid } from "~/platform/db/ids";
 import {
@@ -34,7 +35,7 @@ import {
  * the Clientes row's id (anyone who has paid, guest or not) or the account's id (an account that
  * never paid); both lead to the same person through the e-mail. Each list is the newest
  * `CUSTOMER_PAGE_ROWS` with the count of all, and each section is there only for a role that
- * may see it: money for `payments.view`, tickets for `tickets.view`.
+ * may see it: money for `payments.view`, tickets and their files for `tickets.view`.
  */
 export const CUSTOMER_PAGE_ROWS = 50;
 /** The activity is a glance at what happened lately, not the record. */
@@ -83,10 +84,11 @@ export async function staffCustomerPage(staff: Staff, key: string) {
   if (!person) throw notFound();
   const seesMoney = staffCan(staff.role, "payments.view");
   const seesTickets = staffCan(staff.role, "tickets.view");
-  const [profile, money, tickets, activity] = await Promise.all([
+  const [profile, money, tickets, files, activity] = await Promise.all([
     person.userId ? profileOf(person.userId) : undefined,
     seesMoney ? moneyOf(person) : undefined,
     seesTickets && person.userId ? ticketsOf(person.userId) : undefined,
+    seesTickets && person.userId ? customerAttachments(person.userId) : undefined,
     person.userId ? activityOf(person.userId) : [],
   ]);
   return {
@@ -102,6 +104,8 @@ export async function staffCustomerPage(staff: Staff, key: string) {
     invoices: money?.invoices ?? null,
     withdrawals: money?.withdrawals ?? null,
     tickets: seesTickets ? (tickets ?? { rows: [], total: 0 }) : null,
+    /** The files sent with their tickets, newest first: a ticket's, so with `tickets.view`. */
+    attachments: seesTickets ? (files ?? { rows: [], total: 0 }) : null,
     activity,
   };
 }

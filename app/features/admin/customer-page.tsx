@@ -5,6 +5,11 @@ import { formatPrice } from "~/features/catalogue/services";
 import { accountRoleLabel } from "~/features/identity/staff-roles";
 import { deliveryStatusLabel } from "~/features/payments/after-sale-status";
 import { purchaseStatusLabel } from "~/features/payments/purchase-status";
+import {
+  AttachmentDownload,
+  AttachmentThumbnail,
+  isPreviewable,
+} from "~/features/support/support-ui";
 import { priorityLabel, ticketStatusLabel } from "~/features/support/ticket-rules";
 import { formatDate } from "~/ui/dates";
 import { cardClasses } from "~/ui/form";
@@ -57,6 +62,7 @@ export function StaffCustomerPage({ customer }: { customer: StaffCustomer }) {
         {customer.tickets ? (
           <Tickets list={customer.tickets} hasAccount={!!customer.profile} />
         ) : null}
+        {customer.attachments ? <Attachments list={customer.attachments} /> : null}
         <Activity customer={customer} />
       </div>
     </>
@@ -307,6 +313,48 @@ function Tickets({ list, hasAccount }: { list: List<TicketRow>; hasAccount: bool
       columns={ticketColumns}
       emptyText={hasAccount ? "No ha abierto tickets." : "Sin cuenta no puede abrir tickets."}
     />
+  );
+}
+
+type AttachmentRow = NonNullable<StaffCustomer["attachments"]>["rows"][number];
+
+/**
+ * The files sent with the customer's tickets, newest first: an image as a thumbnail that opens
+ * it, every file as a download, each with the ticket it came with.
+ */
+function Attachments({ list }: { list: List<AttachmentRow> }) {
+  return (
+    <section className={cardClasses} aria-labelledby="attachments-heading" data-section="adjuntos">
+      <h2 id="attachments-heading" className="text-lg font-semibold">
+        Archivos adjuntos <span className="font-normal text-slate-600">({list.total})</span>
+      </h2>
+      {list.total > list.rows.length ? (
+        <p className="mt-1 text-sm text-slate-600">
+          Se muestran los {list.rows.length} más recientes de {list.total}.
+        </p>
+      ) : null}
+      {list.rows.length === 0 ? (
+        <p className="mt-3 text-sm text-slate-600">No ha enviado archivos.</p>
+      ) : (
+        <ul className="mt-4 grid grid-cols-[repeat(auto-fill,minmax(14rem,1fr))] gap-4 text-sm">
+          {list.rows.map((file) => (
+            <li key={file.id} className="min-w-0 space-y-1.5">
+              {isPreviewable(file) ? <AttachmentThumbnail file={file} /> : null}
+              <AttachmentDownload file={file} />
+              <p className="text-xs text-slate-600">
+                <Link
+                  to={`/admin/tickets/${file.ticketId}`}
+                  className="font-mono text-brand-700 underline"
+                >
+                  {file.ticketNumber}
+                </Link>{" "}
+                · {formatDate(file.createdAt, "date")}
+              </p>
+            </li>
+          ))}
+        </ul>
+      )}
+    </section>
   );
 }
 

@@ -1,11 +1,11 @@
-import { eq } from "drizzle-orm";
+import { count, desc, eq } from "drizzle-orm";
 import { hasSecondFactor } from "~/features/identity/second-factor.server";
 import { staffRoleOf, type Viewer } from "~/features/identity/session.server";
 import { staffCan } from "~/features/identity/staff-roles";
 import type { Database } from "~/platform/db/client.server";
 import { getDb } from "~/platform/db/database.server";
 import { isUuid } from "~/platform/db/ids";
-import { supportTickets, ticketAttachments } from "~/platform/db/schema";
+import { supportTickets, ticketAttachments, ticketMessages } from "~/platform/db/schema";
 import { ATTACHMENT_LIMITS, type SupportMessage } from "./ticket-rules";
 
 /**
@@ -143,14 +143,71 @@ export function attachmentsOf(ticketId: string): Promise<AttachmentSummary[]> {
     .orderBy(ticketAttachments.createdAt, ticketAttachments.fileName, ticketAttachments.id);
 }
 
+/** A customer's latest files, across their tickets, for staff (their customer page). */
+export const CUSTOMER_ATTACHMENT_ROWS = 20;
+
+/**
+ * The newest files of the account's tickets, each with its ticket, and how many there are: from
+ * the account's tickets (support_tickets_user_idx) through their messages
+ * (ticket_messages_ticket_idx) to the files (ticket_attachments_message_idx).
+ */
+export async function customerAttachments(userId: string) {
+  const db = getDb();
+  const [rows, [counted]] = await Promise.all([
+    db
+      .select({
+        id: ticketAttachments.id,
+        fileName: ticketAttachments.fileName,
+        contentType: ticketAttachments.contentType,
+        size: ticketAttachments.size,
+        createdAt: ticketAttachments.createdAt,
+        ticketId: supportTickets.id,
+        ticketNumber: supportTickets.ticketNumber,
+      })
+      .from(ticketAttachments)
+      .innerJoin(ticketMessages, eq(ticketMessages.id, ticketAttachments.messageId))
+      .innerJoin(supportTickets, eq(supportTickets.id, ticketMessages.ticketId))
+      .where(eq(supportTickets.userId, userId))
+      .orderBy(desc(ticketAttachments.createdAt), desc(ticketAttachments.id))
+      .limit(CUSTOMER_ATTACHMENT_ROWS),
+    db
+      .select({ total: count() })
+      .from(ticketAttachments)
+      .innerJoin(ticketMessages, eq(ticketMessages.id, ticketAttachments.messageId))
+      .innerJoin(supportTickets, eq(supportTickets.id, ticketMessages.ticketId))
+      .where(eq(supportTickets.userId, userId)),
+  ]);
+  return { rows, total: counted?.total ?? 0 };
+}
+
+/**
+ * The image type of a file from its first bytes, or undefined: only these are ever shown inline
+ * (a preview), and the type served is this one, never the stored or the declared one. GIF is
+ * not accepted on upload, but a GIF is as harmless to show as the others.
+ */
+export function inlineImageType(bytes: Uint8Array): string | undefined {
+  const starts = (signature: number[], at = 0) =>
+    bytes.length >= at + signature.length &&
+    signature.every((byte, index) => bytes[at + index] === byte);
+  const ascii = (text: string) => [...text].map((char) => char.charCodeAt(0));
+  if (starts([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])) return "image/png";
+  if (starts([0xff, 0xd8, 0xff])) return "image/jpeg";
+  if (starts(ascii("GIF87a")) || starts(ascii("GIF89a"))) return "image/gif";
+  if (starts(ascii("RIFF")) && starts(ascii("WEBP"), 8)) return "image/webp";
+  return undefined;
+}
+
 /** RFC 5987/6266: an ASCII fallback name, and the real one percent-encoded in UTF-8. */
-export function contentDisposition(fileName: string): string {
+export function contentDisposition(
+  fileName: string,
+  disposition: "attachment" | "inline" = "attachment",
+): string {
   const fallback = fileName.replace(/[^\x20-\x7e]|["\\%]/g, "_");
   const encoded = encodeURIComponent(fileName).replace(
     /['()*]/g,
     (char) => `%${char.charCodeAt(0).toString(16).toUpperCase()}`,
   );
-  return `attachment; filename="${fallback}"; filename*=UTF-8''${encoded}`;
+  return `${disposition}; filename="${fallback}"; filename*=UTF-8''${encoded}`;
 }
 
 const notFound = () =>
@@ -167,10 +224,14 @@ export const ATTACHMENT_POLICY =
  * GET /soporte/adjuntos/:attachmentId: the file, for the ticket's owner or staff who may read
  * tickets (`tickets.view`: support and admin); for anyone else,
  * signed in or not, it does not exist (404), so an id tells nobody that a file is behind it.
+ * With `?vista` (a preview) an image whose bytes are PNG, JPEG, WebP or GIF is sent `inline`
+ * with that type, for an `<img>` or a tab to show; anything else, and every file without
+ * `?vista`, is an `attachment`. Either way under `nosniff` and a sandboxing policy.
  */
 export async function attachmentDownload(
   viewer: Viewer | null,
   attachmentId: string | undefined,
+  preview = false,
 ): Promise<Response> {
   if (!viewer || !isUuid(attachmentId)) return notFound();
   const [file] = await getDb()
@@ -194,11 +255,14 @@ export async function attachmentDownload(
   )
     return notFound();
   const textual = file.contentType.startsWith("text/");
+  // Decided from the bytes served: a row whose stored type says image/png but whose content is
+  // SVG or HTML (written by hand, or by an older check) is still only a download.
+  const image = preview ? inlineImageType(file.content) : undefined;
   return new Response(new Uint8Array(file.content), {
     headers: {
-      "Content-Type": textual ? `${file.contentType}; charset=utf-8` : file.contentType,
+      "Content-Type": image ?? (textual ? `${file.contentType}; charset=utf-8` : file.contentType),
       "Content-Length": String(file.content.length),
-      "Content-Disposition": contentDisposition(file.fileName),
+      "Content-Disposition": contentDisposition(file.fileName, image ? "inline" : "attachment"),
       "X-Content-Type-Options": "nosniff",
       // The one policy of the answer (it replaces the site's): nothing in the file may run,
       // load, frame it, post or navigate.

@@ -121,25 +121,76 @@ export function AttachmentsField({ frameClassName }: { frameClassName?: string }
   );
 }
 
-/** What a conversation knows of a file (never its bytes). */
-export type AttachmentItem = { id: string; fileName: string; size: number };
+/** What a conversation knows of a file (never its bytes); its type was found from its content. */
+export type AttachmentItem = { id: string; fileName: string; size: number; contentType?: string };
 
-/** A message's files as download links, each with its name and size. */
-export function AttachmentList({ attachments }: { attachments: readonly AttachmentItem[] }) {
+/** Types whose files staff see as a thumbnail; the server decides again from the bytes it serves. */
+const previewTypes = new Set(["image/png", "image/jpeg", "image/webp", "image/gif"]);
+
+export const attachmentHref = (id: string) => `/soporte/adjuntos/${id}`;
+/** The file shown inline when its bytes are an image (never for anything else). */
+export const attachmentPreviewHref = (id: string) => `/soporte/adjuntos/${id}?vista`;
+
+export const isPreviewable = (file: AttachmentItem) =>
+  !!file.contentType && previewTypes.has(file.contentType);
+
+/** A file's download link, with its name and size. */
+export function AttachmentDownload({ file }: { file: AttachmentItem }) {
+  return (
+    <a
+      href={attachmentHref(file.id)}
+      download
+      className="inline-flex max-w-full items-center gap-1.5 rounded-lg bg-white px-3 py-1.5 text-sm text-brand-700 ring-1 ring-slate-200 hover:bg-slate-50 hover:underline"
+    >
+      <Paperclip className="size-4 shrink-0" aria-hidden />
+      <span className="truncate font-medium">{file.fileName}</span>
+      <span className="shrink-0 text-slate-500">({formatFileSize(file.size)})</span>
+    </a>
+  );
+}
+
+/**
+ * An image's thumbnail, a link to the whole image in the browser. Its box is fixed (no shift
+ * while it loads) and it loads only when scrolled near; its text is the file's name.
+ */
+export function AttachmentThumbnail({ file }: { file: AttachmentItem }) {
+  return (
+    <a
+      href={attachmentPreviewHref(file.id)}
+      className="block w-fit rounded-lg bg-slate-50 p-1 ring-1 ring-slate-200 hover:ring-brand-300"
+      data-attachment-preview={file.id}
+    >
+      <img
+        src={attachmentPreviewHref(file.id)}
+        alt={file.fileName}
+        width={128}
+        height={96}
+        loading="lazy"
+        decoding="async"
+        className="h-24 w-32 rounded object-contain"
+      />
+    </a>
+  );
+}
+
+/**
+ * A message's files as download links, each with its name and size; with `previews` (staff
+ * pages), an image also shows as a thumbnail above its link.
+ */
+export function AttachmentList({
+  attachments,
+  previews = false,
+}: {
+  attachments: readonly AttachmentItem[];
+  previews?: boolean;
+}) {
   if (attachments.length === 0) return null;
   return (
-    <ul className="mt-3 flex flex-wrap gap-2" aria-label="Archivos adjuntos">
+    <ul className="mt-3 flex flex-wrap items-end gap-2" aria-label="Archivos adjuntos">
       {attachments.map((file) => (
-        <li key={file.id} className="max-w-full">
-          <a
-            href={`/soporte/adjuntos/${file.id}`}
-            download
-            className="inline-flex max-w-full items-center gap-1.5 rounded-lg bg-white px-3 py-1.5 text-sm text-brand-700 ring-1 ring-slate-200 hover:bg-slate-50 hover:underline"
-          >
-            <Paperclip className="size-4 shrink-0" aria-hidden />
-            <span className="truncate font-medium">{file.fileName}</span>
-            <span className="shrink-0 text-slate-500">({formatFileSize(file.size)})</span>
-          </a>
+        <li key={file.id} className="max-w-full space-y-1.5">
+          {previews && isPreviewable(file) ? <AttachmentThumbnail file={file} /> : null}
+          <AttachmentDownload file={file} />
         </li>
       ))}
     </ul>

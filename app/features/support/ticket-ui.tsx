@@ -68,7 +68,8 @@ export function TicketConversation({
               </time>
             </p>
             <p className="mt-2 break-words whitespace-pre-line text-slate-800">{message.body}</p>
-            <AttachmentList attachments={message.attachments ?? []} />
+            {/* Staff see images as thumbnails (decision 054); a customer's own files stay links. */}
+            <AttachmentList attachments={message.attachments ?? []} previews={reader === "staff"} />
             {extra?.(message)}
           </li>
         );

@@ -1,11 +1,19 @@
 import { ShieldOff, UserCog } from "lucide-react";
-import { Form, Link, useNavigation } from "react-router";
-import { accountRoleLabel, staffRoleLabels, staffRoles } from "~/features/identity/staff-roles";
+import { useEffect, useRef, useState } from "react";
+import { Form, Link, useLocation, useNavigation } from "react-router";
+import {
+  accountRoleLabel,
+  isStaffRole,
+  staffRoleLabels,
+  staffRoles,
+} from "~/features/identity/staff-roles";
 import { buttonClasses } from "~/ui/button";
 import { Checkbox, Select } from "~/ui/form";
 import { Badge, dateColumn, EmailText, fit, ListTable, PersonCell } from "./list-table";
 import type { Column } from "./list-table";
 import type { UserRow } from "./users-tab.server";
+import { requestedRole, roleChangePath, roleChangeQuestion } from "../role-change";
+import { RoleChangeDialog, type RoleChangeRequest } from "../role-change-dialog";
 
 const roleTones: Record<string, string> = {
   admin: "bg-brand-50 text-brand-800 ring-1 ring-brand-200",
@@ -14,44 +22,57 @@ const roleTones: Record<string, string> = {
 };
 const customerTone = "bg-slate-100 text-slate-700 ring-1 ring-slate-200";
 
+/** Asks for a role change: the dialog's request, and the element to give the focus back to. */
+type AskRoleChange = (request: RoleChangeRequest, trigger: HTMLElement) => void;
+
 /**
- * 'Cambiar rol': the role to give (or 'Cliente': none) and a confirmation, posted to the panel;
- * the server keeps the last administrator and refuses one's own role. Opened from its summary,
- * so a row stays one line until someone means to change it.
+ * 'Cambiar rol': the role to give (or 'Cliente': none), then a confirmation naming the person
+ * and the role (decision 054). The form is a GET to the confirmation page, which is where it
+ * goes without JavaScript; with it, the same submit opens the dialog instead. Opened from its
+ * summary, so a row stays one line until someone means to change it.
  */
-function RoleChange({ user, busy }: { user: UserRow; busy: boolean }) {
+function RoleChange({ user, busy, ask }: { user: UserRow; busy: boolean; ask: AskRoleChange }) {
+  const location = useLocation();
+  const current = isStaffRole(user.role) ? user.role : null;
   return (
     // Keyed by the role: once changed, the form closes again.
-    <details key={user.role ?? "customer"} className="text-sm">
+    <details key={user.role ?? "customer"} className="text-sm" data-role-change={user.id}>
       <summary className="cursor-pointer font-semibold whitespace-nowrap text-brand-700">
         Cambiar rol<span className="sr-only"> de {user.email}</span>
       </summary>
-      <Form method="post" className="mt-2 w-64 space-y-2">
-        <input type="hidden" name="intent" value="set-role" />
-        <input type="hidden" name="userId" value={user.id} />
-        <Select label="Nuevo rol" name="role" defaultValue={user.role ?? ""}>
-          <option value="">Cliente (sin rol del equipo)</option>
+      <form
+        method="get"
+        action={roleChangePath(user.id)}
+        className="mt-2 w-64 space-y-2"
+        onSubmit={(event) => {
+          const role = requestedRole(new FormData(event.currentTarget).get("rol")?.toString());
+          if (role === undefined) return;
+          event.preventDefault();
+          const trigger = (event.nativeEvent as SubmitEvent).submitter ?? event.currentTarget;
+          ask(
+            { userId: user.id, role, question: roleChangeQuestion(user, current, role) },
+            trigger,
+          );
+        }}
+      >
+        <input type="hidden" name="volver" value={location.search} />
+        <Select label="Nuevo rol" name="rol" defaultValue={current ?? "cliente"}>
+          <option value="cliente">Cliente (sin rol del equipo)</option>
           {staffRoles.map((role) => (
             <option key={role} value={role}>
               {staffRoleLabels[role]}
             </option>
           ))}
         </Select>
-        <Checkbox
-          name="confirm"
-          value="yes"
-          required
-          label={`Confirmo el cambio de rol de ${user.email}.`}
-        />
         <button
           type="submit"
           disabled={busy}
           className={buttonClasses({ variant: "secondary", size: "sm" })}
         >
           <UserCog className="size-4" aria-hidden />
-          Guardar rol
+          Cambiar rol
         </button>
-      </Form>
+      </form>
     </details>
   );
 }
@@ -96,6 +117,7 @@ function SecondFactorReset({ user, busy }: { user: UserRow; busy: boolean }) {
 function userColumns(
   selfId: string,
   changing: FormDataEntryValue | null | undefined,
+  ask: AskRoleChange,
 ): Column<UserRow>[] {
   return [
     dateColumn("Alta", fit, (user) => user.createdAt),
@@ -132,7 +154,7 @@ function userColumns(
           <span className="text-slate-600">Tu cuenta</span>
         ) : (
           <div className="space-y-1">
-            <RoleChange user={user} busy={changing === user.id} />
+            <RoleChange user={user} busy={changing === user.id} ask={ask} />
             {user.twoFactorEnabled ? (
               <SecondFactorReset user={user} busy={changing === user.id} />
             ) : null}
@@ -144,18 +166,52 @@ function userColumns(
 
 /**
  * Users with their role, and the form that changes it (administrators only: Usuarios is theirs).
- * The form posts to the page's own address, so the list stays as it was.
+ * The change, once confirmed in its dialog, posts to the page's own address, so the list stays
+ * as it was.
  */
 export function UsersTable({ rows, selfId }: { rows: UserRow[]; selfId: string }) {
   const navigation = useNavigation();
   const changing =
     navigation.state === "submitting" ? navigation.formData?.get("userId") : undefined;
+  const [asking, setAsking] = useState<(RoleChangeRequest & { trigger: HTMLElement }) | null>(null);
+  /** The account whose role was just changed: its row's summary gets the focus once it is. */
+  const changed = useRef<{ userId: string; trigger: HTMLElement } | null>(null);
+
+  const ask: AskRoleChange = (request, trigger) => setAsking({ ...request, trigger });
+
+  useEffect(() => {
+    const done = changed.current;
+    if (navigation.state !== "idle" || !done) return;
+    changed.current = null;
+    // The change re-keys the row's form, so what opened the dialog is gone: its summary instead.
+    if (done.trigger.isConnected) return;
+    document
+      .querySelector<HTMLElement>(`[data-role-change="${CSS.escape(done.userId)}"] summary`)
+      ?.focus();
+  }, [navigation.state]);
+
   return (
-    <ListTable
-      caption="Usuarios"
-      columns={userColumns(selfId, changing)}
-      rows={rows}
-      rowData={(user) => ({ "data-role": user.role ?? "customer" })}
-    />
+    <>
+      <ListTable
+        caption="Usuarios"
+        columns={userColumns(selfId, changing, ask)}
+        rows={rows}
+        rowData={(user) => ({ "data-role": user.role ?? "customer" })}
+      />
+      {asking ? (
+        <RoleChangeDialog
+          key={`${asking.userId}:${asking.role}`}
+          request={asking}
+          onConfirm={() => {
+            changed.current = { userId: asking.userId, trigger: asking.trigger };
+          }}
+          onClose={() => {
+            setAsking(null);
+            // Back to what opened it (after a change, the effect above moves it on).
+            asking.trigger.focus();
+          }}
+        />
+      ) : null}
+    </>
   );
 }

@@ -1,0 +1,33 @@
+import type { Route } from "./+types/admin-usuario-rol";
+import { requireStaff } from "~/features/identity/session.server";
+import { AdminErrorPage, AdminShell, adminShellHandle } from "~/features/admin/admin-shell";
+import { roleChangePage } from "~/features/admin/role-change-page.server";
+import { RoleChangePage } from "~/features/admin/role-change-page";
+import { privatePageMeta } from "~/features/seo/meta";
+
+export const meta: Route.MetaFunction = ({ matches, params }) =>
+  privatePageMeta(matches, {
+    title: "Cambiar rol · Panel de Administración",
+    description: "Panel interno.",
+    path: `/admin/usuarios/${params.userId}/rol`,
+  });
+
+export const handle = adminShellHandle;
+
+export async function loader({ request, params, context }: Route.LoaderArgs) {
+  // Only who may change roles sees the question; the change is the panel's action (/admin).
+  const staff = await requireStaff({ request, context }, "roles.manage");
+  return roleChangePage(staff, params.userId, new URL(request.url));
+}
+
+export function ErrorBoundary() {
+  return <AdminErrorPage />;
+}
+
+export default function AdminRoleChange({ loaderData }: Route.ComponentProps) {
+  return (
+    <AdminShell current="usuarios">
+      <RoleChangePage change={loaderData} />
+    </AdminShell>
+  );
+}
