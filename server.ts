@@ -57,6 +57,7 @@ import {
 import { requestMetrics } from "~/platform/metrics/request-metrics";
 import { verifactuQueueState } from "~/features/verifactu/queue-state.server";
 import { newestBackupTime } from "~/platform/backup/backup-file.server";
+import { newestRecordedBackupSeconds } from "~/platform/backup/backup-runs.server";
 import { KIND as EMBEDDED_BACKUP_KIND } from "~/platform/backup/embedded-backup.server";
 import { getMailWorker } from "~/platform/mail/mailer.server";
 import { outboxState, pruneFinishedMails } from "~/platform/mail/outbox.server";
@@ -289,13 +290,18 @@ function metricsSources(
     verifactu: config.verifactu.enabled ? () => verifactuQueueState(handle().db) : undefined,
     pool: () => handle().poolStats?.(),
     pageCache: pageCache && (() => pageCache.stats),
-    lastBackupSeconds:
-      config.databaseUrl || !backupDir
-        ? undefined
-        : () => {
-            const newest = newestBackupTime(backupDir, EMBEDDED_BACKUP_KIND);
-            return Promise.resolve(newest ? newest.getTime() / 1000 : undefined);
-          },
+    lastBackup: config.databaseUrl
+      ? { maker: "pgbackrest" as const, seconds: () => newestRecordedBackupSeconds(handle().db) }
+      : backupDir
+        ? {
+            maker: "server" as const,
+            seconds: () => {
+              // The server makes these itself: none yet is a fact to alert on (0).
+              const newest = newestBackupTime(backupDir, EMBEDDED_BACKUP_KIND);
+              return Promise.resolve(newest ? newest.getTime() / 1000 : 0);
+            },
+          }
+        : undefined,
   };
 }
 

@@ -77,10 +77,22 @@ seconds_until_next() {
   echo $((next - now))
 }
 
+# The site's /metrics tells the newest backup's age from this table (decision 057). The database
+# is PGDATABASE, as PGUSER; a failure to record is logged and the backup stands.
+record() {
+  if run psql -X -q -v ON_ERROR_STOP=1 \
+    -c "insert into backup_runs (kind) values ('pgbackrest-$1')" >/dev/null; then
+    log "$1 backup recorded in backup_runs"
+  else
+    log "could not record the $1 backup in backup_runs (exit $status)"
+  fi
+}
+
 backup() {
   log "starting a $1 backup"
   if pgbr backup --type="$1"; then
     log "$1 backup done"
+    record "$1"
     return 0
   fi
   log "the $1 backup FAILED (exit $status)"

@@ -27,6 +27,7 @@ import { startPrivatePostgres, type PrivatePostgres } from "./private-postgres";
 const yaml = createRequire(import.meta.url)("js-yaml") as { load(text: string): unknown };
 const SCRIPT = path.join(REPO, "deploy/postgres/backup-schedule.sh");
 const CONFIG = path.join(REPO, "deploy/pgbackrest.conf");
+const BACKUP_RUNS_MIGRATION = path.join(REPO, "drizzle/0016_backup_runs.sql");
 
 /** The `-c name=value` settings compose.yaml gives the db service. */
 function composeDatabaseSettings(): Record<string, string> {
@@ -121,6 +122,11 @@ export async function backupScheduleSuite() {
       PGBACKREST_PG1_PORT: String(source.port),
       PGBACKREST_PG1_SOCKET_PATH: source.root,
       PGBACKREST_LOG_LEVEL_CONSOLE: "warn",
+      // Where the script records each backup (compose gives the site's database and user).
+      PGHOST: "127.0.0.1",
+      PGPORT: String(source.port),
+      PGUSER: "postgres",
+      PGDATABASE: "postgres",
       PATH: process.env.PATH ?? "",
     };
     const admin = new pg.Client({ connectionString: source.url });
@@ -145,6 +151,11 @@ export async function backupScheduleSuite() {
     );
     await client.query("create table kept (note text)");
     await client.query("insert into kept values ('before the first start')");
+    // The site's table, as its migration makes it: the script records each backup in it.
+    for (const statement of readFileSync(BACKUP_RUNS_MIGRATION, "utf8").split(
+      "--> statement-breakpoint",
+    ))
+      await client.query(statement);
 
     const bad = schedule({ ...env, BACKUP_TIME: "25:00" });
     check((await bad.exit) === 2, `BACKUP_TIME=25:00: exit ${await bad.exit}, ${bad.output()}`);
@@ -177,6 +188,13 @@ export async function backupScheduleSuite() {
       "stopping after 1 scheduled backup(s)",
     ])
       check(out.includes(line), `the first run did not log "${line}": ${out}`);
+    const recorded = await client.query<{ kind: string }>(
+      "select kind from backup_runs order by finished_at",
+    );
+    check(
+      recorded.rows.map((row) => row.kind).join(",") === "pgbackrest-full,pgbackrest-diff",
+      `backup_runs holds ${JSON.stringify(recorded.rows)}: ${out}`,
+    );
     figures["backup schedule: first start to a scheduled diff backup (s)"] =
       Math.round((performance.now() - started) / 100) / 10;
 

@@ -412,7 +412,10 @@ async function checkRestoredSite(
 
   const kinds = (list: Told[]) =>
     (["enquiry", "ticket", "payment"] as const)
-      .map((kind) => `${list.filter((t) => t.kind === kind).length} ${kind}s`)
+      .map(
+        (kind) =>
+          `${list.filter((t) => t.kind === kind).length} ${kind === "enquiry" ? "enquiries" : `${kind}s`}`,
+      )
       .join(", ");
   figures[`${label}: writes told before the target (checked present as staff)`] = kinds(before);
   figures[`${label}: writes sent after the target (checked absent as staff)`] = kinds(after);

@@ -169,6 +169,8 @@ test("a scrape's series move with the traffic: requests by route pattern, latenc
   expect(sample(after, "nodejs_heap_size_used_bytes")).toBeGreaterThan(0);
   expect(after.has("nodejs_eventloop_lag_seconds")).toBe(true);
   expect(sample(after, 'db_pool_connections{state="max"}')).toBe(1);
+  // The embedded database's own daily backups, by their maker (0 before the first).
+  expect(after.has('backup_last_success_timestamp_seconds{maker="server"}')).toBe(true);
 });
 
 test("/metrics is refused without the token, with a wrong one, and on the site's port", async () => {

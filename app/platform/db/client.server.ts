@@ -1,7 +1,6 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
-import type { PGlite } from "@electric-sql/pglite";
-import { sql } from "drizzle-orm";
+import { sql, type SQL } from "drizzle-orm";
 import { drizzle as drizzleNodePg } from "drizzle-orm/node-postgres";
 import { migrate as migrateNodePg } from "drizzle-orm/node-postgres/migrator";
 import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
@@ -112,24 +111,26 @@ function openPostgres(
 }
 
 /**
- * Whether the embedded database already holds the newest migration of drizzle's journal, which
- * is all drizzle's migrator looks at: it applies the migrations newer than the last it recorded.
- * One query instead of the migrator's reading and hashing every migration file and its DDL, on
- * every start of an up-to-date database (decision 056).
+ * Whether the database already holds the newest migration of drizzle's journal, which is all
+ * drizzle's migrator looks at: it applies the migrations newer than the last it recorded. One
+ * query instead of the migrator's reading and hashing every migration file and its DDL, on every
+ * start of an up-to-date embedded database (decision 056).
  */
-async function hasEveryMigration(client: PGlite): Promise<boolean> {
+export async function hasEveryMigration(db: Database): Promise<boolean> {
   const journal = JSON.parse(
     readFileSync(path.join(migrationsFolder, "meta", "_journal.json"), "utf8"),
   ) as { entries: { when: number }[] };
   const newest = Math.max(...journal.entries.map((entry) => entry.when));
-  const { rows } = await client.query<{ recorded: boolean }>(
-    `select to_regclass('drizzle.__drizzle_migrations') is not null as recorded`,
+  const rows = async <T>(query: SQL) =>
+    ((await db.execute(query)) as unknown as { rows: T[] }).rows;
+  const [table] = await rows<{ recorded: boolean }>(
+    sql`select to_regclass('drizzle.__drizzle_migrations') is not null as recorded`,
   );
-  if (!rows[0]?.recorded) return false;
-  const applied = await client.query<{ newest: string | null }>(
-    `select max(created_at)::text as newest from drizzle.__drizzle_migrations`,
+  if (!table?.recorded) return false;
+  const [applied] = await rows<{ newest: string | null }>(
+    sql`select max(created_at)::text as newest from drizzle.__drizzle_migrations`,
   );
-  return Number(applied.rows[0]?.newest ?? 0) >= newest;
+  return Number(applied?.newest ?? 0) >= newest;
 }
 
 function openPglite(dataDir: string | "memory", template?: string): DatabaseHandle {
@@ -140,7 +141,7 @@ function openPglite(dataDir: string | "memory", template?: string): DatabaseHand
     db,
     kind: "pglite",
     async migrate() {
-      if (await hasEveryMigration(client)) return;
+      if (await hasEveryMigration(db)) return;
       await migratePglite(db, { migrationsFolder });
     },
     async ping() {

@@ -923,3 +923,20 @@ export const staffAuditLog = pgTable(
     ),
   ],
 );
+
+/**
+ * Backups made outside the server (pgBackRest's schedule beside PostgreSQL, decision 057), each
+ * recorded when it completed, so /metrics can say how old the newest one is.
+ */
+export const backupRuns = pgTable(
+  "backup_runs",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    /** What made it: `pgbackrest-full`, `pgbackrest-diff`. */
+    kind: text("kind").notNull(),
+    finishedAt: timestamp("finished_at", { withTimezone: true, mode: "date" })
+      .notNull()
+      .defaultNow(),
+  },
+  (table) => [index("backup_runs_finished_at_idx").on(table.finishedAt)],
+);

@@ -29,8 +29,15 @@ export type MetricsSources = {
   /** PostgreSQL's pool; undefined on the embedded database, one connection with no pool. */
   pool: () => { total: number; idle: number; waiting: number; max: number } | undefined;
   pageCache?: () => { hits: number; misses: number };
-  /** Unix seconds of the last successful backup, undefined if none is known. */
-  lastBackupSeconds?: () => Promise<number | undefined>;
+  /**
+   * The last successful backup, by what makes them: the server itself (embedded database; 0
+   * before the first) or pgBackRest beside PostgreSQL (undefined before the first: a managed
+   * database's provider may be the one backing it up).
+   */
+  lastBackup?: {
+    maker: "server" | "pgbackrest";
+    seconds: () => Promise<number | undefined>;
+  };
 };
 
 /** Runs `read` once at a time, and gives up waiting for it after `timeoutMs`. */
@@ -148,12 +155,15 @@ export async function createMetrics(
         values: (state) => [[{}, state.rejectedUncorrected]],
       },
     ]);
-  if (sources.lastBackupSeconds)
-    sourceGauges("backup", sources.lastBackupSeconds, [
+  const lastBackup = sources.lastBackup;
+  if (lastBackup)
+    sourceGauges("backup", lastBackup.seconds, [
       {
         name: "backup_last_success_timestamp_seconds",
-        help: "Unix time of the last backup that completed; 0 when none is known.",
-        values: (seconds) => [[{}, seconds ?? 0]],
+        help: "Unix time of the last backup that completed, by maker; 0 when the server makes them and none is there yet.",
+        labelNames: ["maker"],
+        values: (seconds) =>
+          seconds === undefined ? [] : [[{ maker: lastBackup.maker }, seconds]],
       },
     ]);
 
