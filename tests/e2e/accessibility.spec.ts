@@ -1,17 +1,6 @@
-import AxeBuilder from "@axe-core/playwright";
-import type { Page } from "@playwright/test";
 import { createVerifiedCustomer, signInAsAdmin } from "./accounts-helpers";
+import { seriousViolations } from "./axe-helpers";
 import { expect, openPage, publicPaths, test } from "./fixtures";
-
-async function seriousViolations(page: Page) {
-  const results = await new AxeBuilder({ page }).analyze();
-  return results.violations
-    .filter((violation) => violation.impact === "serious" || violation.impact === "critical")
-    .map(
-      (violation) =>
-        `${violation.id}: ${violation.nodes.map((node) => node.target.join(" ")).join(", ")}`,
-    );
-}
 
 for (const path of [
   ...publicPaths,

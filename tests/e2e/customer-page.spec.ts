@@ -1,8 +1,9 @@
 import { crc32, deflateSync } from "node:zlib";
-import AxeBuilder from "@axe-core/playwright";
 import type { Page } from "@playwright/test";
 import { createVerifiedCustomer, signedInAdminPage } from "./accounts-helpers";
+import { seriousViolationsWithoutToasts as seriousViolations } from "./axe-helpers";
 import { expect, test } from "./fixtures";
+import { payThroughSimulator } from "./purchase-helpers";
 
 /**
  * Issue #28, item 3 (decision 052): staff open a customer's page from Clientes, see their
@@ -10,14 +11,6 @@ import { expect, test } from "./fixtures";
  * come back, at a phone's width and a laptop's. With CUSTOMER_PAGE_SCREENSHOTS set, each width
  * leaves a screenshot there.
  */
-
-async function seriousViolations(page: Page) {
-  await expect(page.locator("[data-toast]")).toHaveCount(0, { timeout: 10_000 });
-  const results = await new AxeBuilder({ page }).analyze();
-  return results.violations
-    .filter((violation) => violation.impact === "serious" || violation.impact === "critical")
-    .map((violation) => `${violation.id}: ${violation.nodes.map((n) => n.target).join(", ")}`);
-}
 
 /** A real PNG of `width` × `height`: a brand-blue to teal gradient, for its thumbnail. */
 function gradientPng(width: number, height: number): Buffer {
@@ -51,18 +44,7 @@ function gradientPng(width: number, height: number): Buffer {
 /** A customer who paid for a service on the simulated checkout and opened a ticket with a PNG. */
 async function customerWithPurchaseAndTicket(page: Page, baseURL: string) {
   const customer = await createVerifiedCustomer(page);
-  const checkout = await page.request.post("/checkout", {
-    form: { serviceId: "1", immediateStart: "yes" },
-    headers: { Origin: baseURL },
-  });
-  const checkoutUrl = ((await checkout.json()) as { url: string }).url;
-  const sessionId = new URL(checkoutUrl, baseURL).pathname.split("/").pop()!;
-  const paid = await page.request.post(`/pago-simulado/${sessionId}`, {
-    form: { outcome: "pay" },
-    headers: { Origin: baseURL },
-    maxRedirects: 0,
-  });
-  expect(paid.status(), "the simulated payment").toBe(302);
+  await payThroughSimulator(page, baseURL);
   const ticket = await page.request.post("/mi-cuenta/tickets/nuevo", {
     multipart: {
       subject: "Pregunta sobre mi pedido",

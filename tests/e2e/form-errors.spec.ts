@@ -1,7 +1,7 @@
 import { mkdirSync } from "node:fs";
-import AxeBuilder from "@axe-core/playwright";
 import type { Browser, Page } from "@playwright/test";
 import { toast, uniqueEmail } from "./accounts-helpers";
+import { seriousViolations } from "./axe-helpers";
 import { contactForm, postContactWithoutScript } from "./contact-helpers";
 import { expect, openPage, test } from "./fixtures";
 import { description, formBox, timesShown, toasts } from "./form-errors-helpers";
@@ -15,16 +15,6 @@ import { description, formBox, timesShown, toasts } from "./form-errors-helpers"
 
 const SHOTS = process.env.FORM_ERRORS_SHOTS_DIR;
 const widths = [390, 1280] as const;
-
-async function seriousViolations(page: Page) {
-  const results = await new AxeBuilder({ page }).analyze();
-  return results.violations
-    .filter((violation) => violation.impact === "serious" || violation.impact === "critical")
-    .map(
-      (violation) =>
-        `${violation.id}: ${violation.nodes.map((node) => node.target.join(" ")).join(", ")}`,
-    );
-}
 
 /**
  * axe runs as a script, which a page without JavaScript does not run: it reads the server's same

@@ -1,6 +1,6 @@
-import AxeBuilder from "@axe-core/playwright";
 import type { Browser, Page } from "@playwright/test";
 import { createVerifiedCustomer, signInAsAdmin, toast } from "./accounts-helpers";
+import { seriousViolations } from "./axe-helpers";
 import { expect, openPage, test } from "./fixtures";
 import { payInDialog } from "./purchase-helpers";
 
@@ -14,16 +14,6 @@ import { payInDialog } from "./purchase-helpers";
 
 const SHOTS = "/tmp/timeline-shots";
 const widths = [390, 1280] as const;
-
-async function seriousViolations(page: Page) {
-  const results = await new AxeBuilder({ page }).analyze();
-  return results.violations
-    .filter((violation) => violation.impact === "serious" || violation.impact === "critical")
-    .map(
-      (violation) =>
-        `${violation.id}: ${violation.nodes.map((node) => node.target.join(" ")).join(", ")}`,
-    );
-}
 
 /** Looks at the page at each width, as a person would, and checks nothing overflows it. */
 async function atEachWidth(page: Page, name: string) {

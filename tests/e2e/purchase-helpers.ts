@@ -41,3 +41,22 @@ export async function payInDialog(page: Page) {
   await consent.check();
   await purchase.getByRole("button", { name: "Pagar ahora" }).click();
 }
+
+/**
+ * A purchase of the service `serviceId` by the signed-in customer of `page`, paid on the
+ * simulated checkout through its requests (no dialog): for tests about what comes after a sale.
+ */
+export async function payThroughSimulator(page: Page, baseURL: string, serviceId = "1") {
+  const checkout = await page.request.post("/checkout", {
+    form: { serviceId, immediateStart: "yes" },
+    headers: { Origin: baseURL },
+  });
+  const checkoutUrl = ((await checkout.json()) as { url: string }).url;
+  const sessionId = new URL(checkoutUrl, baseURL).pathname.split("/").pop()!;
+  const paid = await page.request.post(`/pago-simulado/${sessionId}`, {
+    form: { outcome: "pay" },
+    headers: { Origin: baseURL },
+    maxRedirects: 0,
+  });
+  expect(paid.status(), "the simulated payment").toBe(302);
+}

@@ -1,6 +1,6 @@
-import AxeBuilder from "@axe-core/playwright";
 import type { Browser, Page } from "@playwright/test";
 import { createVerifiedCustomer, signedInAdminPage, toast } from "./accounts-helpers";
+import { seriousViolations } from "./axe-helpers";
 import { expect, openPage, rememberCookieChoice, test } from "./fixtures";
 
 /**
@@ -9,13 +9,6 @@ import { expect, openPage, rememberCookieChoice, test } from "./fixtures";
  * Escape and 'Cancelar' leave the role as it was, the focus back on what opened it), a
  * confirmation page without. With ROLE_SCREENSHOTS set, each width leaves a screenshot there.
  */
-
-async function seriousViolations(page: Page) {
-  const results = await new AxeBuilder({ page }).analyze();
-  return results.violations
-    .filter((violation) => violation.impact === "serious" || violation.impact === "critical")
-    .map((violation) => `${violation.id}: ${violation.nodes.map((n) => n.target).join(", ")}`);
-}
 
 /** A new verified customer called `name`, signed in in a browser of their own (then closed). */
 async function namedCustomer(browser: Browser, baseURL: string, name: string) {
