@@ -154,7 +154,7 @@ function SectionTabs({ current }: { current: AdminSection | undefined }) {
               <Link
                 to={tab.href}
                 aria-current={active ? "page" : undefined}
-                className={`block rounded-lg px-3 py-2 text-sm font-semibold whitespace-nowrap lg:py-2.5 ${
+                className={`block rounded-lg px-3 py-2 text-sm font-semibold whitespace-nowrap focus-visible:-outline-offset-2 lg:py-2.5 ${
                   active
                     ? "bg-white text-slate-900"
                     : "text-slate-300 hover:bg-white/10 hover:text-white"

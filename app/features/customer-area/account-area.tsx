@@ -31,6 +31,7 @@ function moveFocus(event: KeyboardEvent<HTMLElement>) {
 /** The tabs: links to `?tab=…` (they work without JavaScript), announced as tabs. */
 export function AccountTabs({ active }: { active: AccountTab }) {
   return (
+    // The focus ring is drawn inside each tab: the strip scrolls, and would clip it outside.
     <div
       role="tablist"
       aria-label="Secciones de Mi Cuenta"
@@ -48,7 +49,7 @@ export function AccountTabs({ active }: { active: AccountTab }) {
             aria-selected={selected}
             aria-controls={selected ? tabPanelId(tab.id) : undefined}
             preventScrollReset
-            className={`-mb-px flex-1 border-b-2 px-1 py-2.5 text-center text-sm font-semibold whitespace-nowrap sm:flex-none sm:px-4 ${
+            className={`-mb-px flex-1 border-b-2 px-1 py-2.5 text-center text-sm font-semibold whitespace-nowrap focus-visible:-outline-offset-2 sm:flex-none sm:px-4 ${
               selected
                 ? "border-brand-600 text-brand-700"
                 : "border-transparent text-slate-600 hover:border-slate-300 hover:text-ink"
