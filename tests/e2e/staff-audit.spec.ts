@@ -155,7 +155,7 @@ test("each kind of staff action is on Auditoría, which filters and exports it",
   const newTicket = shopper.getByRole("form", { name: "Nuevo ticket" });
   const subject = `Ticket auditado ${Date.now()}`;
   await newTicket.getByLabel("Asunto").fill(subject);
-  await newTicket.getByLabel("Categoría").selectOption({ label: "Facturacion" });
+  await newTicket.getByLabel("Categoría").selectOption({ label: "Facturación" });
   await newTicket.getByLabel("Mensaje").fill("¿Quién ha visto mi ticket?");
   await newTicket.getByRole("button", { name: "Crear ticket" }).click();
   await expect(shopper).toHaveURL(/\/mi-cuenta\/tickets\/[0-9a-f-]{36}$/);

@@ -15,7 +15,7 @@ async function fillNewTicket(page: Page, subject: string) {
   await openPage(page, "/mi-cuenta/tickets/nuevo");
   const form = page.getByRole("form", { name: "Nuevo ticket" });
   await form.getByLabel("Asunto").fill(subject);
-  await form.getByLabel("Categoría").selectOption({ label: "Consulta tecnica" });
+  await form.getByLabel("Categoría").selectOption({ label: "Consulta técnica" });
   await form.getByLabel("Mensaje").fill(MESSAGE);
   return form;
 }
@@ -79,7 +79,7 @@ test("without JavaScript a refused file brings the form back with the text typed
   await plain.goto("/mi-cuenta/tickets/nuevo");
   const form = plain.getByRole("form", { name: "Nuevo ticket" });
   await form.getByLabel("Asunto").fill(subject);
-  await form.getByLabel("Categoría").selectOption({ label: "Consulta tecnica" });
+  await form.getByLabel("Categoría").selectOption({ label: "Consulta técnica" });
   await form.getByLabel("Mensaje").fill(MESSAGE);
   await form.getByLabel("Adjuntar archivos (opcional)").setInputFiles({
     name: "factura.pdf",

@@ -1,6 +1,6 @@
-import AxeBuilder from "@axe-core/playwright";
 import type { Page } from "@playwright/test";
 import { createVerifiedCustomer, signedInAdminPage, toast } from "./accounts-helpers";
+import { seriousViolationsWithoutToasts as seriousViolations } from "./axe-helpers";
 import { expect, openPage, test } from "./fixtures";
 import { description, formBox, timesShown } from "./form-errors-helpers";
 import { linksOfLatestMail } from "./mailbox";
@@ -10,15 +10,6 @@ import { linksOfLatestMail } from "./mailbox";
  * by search, reply, and resolve it; the customer sees the reply, the mail and the stats change.
  */
 
-/** axe's findings on the page once its toasts have gone (one fading in or out fails contrast). */
-async function seriousViolations(page: Page) {
-  await expect(page.locator("[data-toast]")).toHaveCount(0, { timeout: 10_000 });
-  const results = await new AxeBuilder({ page }).analyze();
-  return results.violations
-    .filter((violation) => violation.impact === "serious" || violation.impact === "critical")
-    .map((violation) => `${violation.id}: ${violation.nodes.map((n) => n.target).join(", ")}`);
-}
-
 const stat = (page: Page, label: string) =>
   page.getByRole("term").filter({ hasText: label }).locator("xpath=following-sibling::dd[1]");
 
@@ -27,7 +18,7 @@ async function customerOpensTicket(page: Page, subject: string) {
   await openPage(page, "/mi-cuenta/tickets/nuevo");
   const form = page.getByRole("form", { name: "Nuevo ticket" });
   await form.getByLabel("Asunto").fill(subject);
-  await form.getByLabel("Categoría").selectOption({ label: "Facturacion" });
+  await form.getByLabel("Categoría").selectOption({ label: "Facturación" });
   await form.getByLabel("Mensaje").fill("La factura de este mes me ha llegado dos veces.");
   await form.getByRole("button", { name: "Crear ticket" }).click();
   await expect(page).toHaveURL(/\/mi-cuenta\/tickets\/[0-9a-f-]{36}$/);
@@ -99,7 +90,7 @@ test("staff find a customer's ticket by status and by search, reply and resolve 
   await searchTickets(staff, { q: number });
   const row = ticketRows(staff).filter({ hasText: number });
   await expect(row).toContainText("Abierto");
-  await expect(row).toContainText("Facturacion");
+  await expect(row).toContainText("Facturación");
   expect(await seriousViolations(staff)).toEqual([]);
 
   // Another tab starts with an empty search.
@@ -206,7 +197,7 @@ test("the Tickets tab filters, orders overdue first and exports without JavaScri
     "Número;Asunto;Categoría;Prioridad;Estado;Cliente;Creado;Responder antes de;Vencido",
   );
   expect(lines).toHaveLength(2);
-  expect(lines[1]).toMatch(new RegExp(`^${number};${subject};Facturacion;Media;Abierto;`));
+  expect(lines[1]).toMatch(new RegExp(`^${number};${subject};Facturación;Media;Abierto;`));
 
   // A reply without JavaScript: the server's refusal in the page, then the reply itself.
   await ticketRows(admin).getByRole("link", { name: number }).click();

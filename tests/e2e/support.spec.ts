@@ -1,6 +1,6 @@
-import AxeBuilder from "@axe-core/playwright";
 import type { Page } from "@playwright/test";
 import { createVerifiedCustomer, toast } from "./accounts-helpers";
+import { seriousViolations } from "./axe-helpers";
 import { expect, openPage, test } from "./fixtures";
 
 const tabs = ["Resumen", "Compras", "Soporte", "Configuración"] as const;
@@ -8,13 +8,6 @@ const tabs = ["Resumen", "Compras", "Soporte", "Configuración"] as const;
 const tabList = (page: Page) => page.getByRole("tablist", { name: "Secciones de Mi Cuenta" });
 const stat = (page: Page, label: string) =>
   page.getByRole("term").filter({ hasText: label }).locator("xpath=following-sibling::dd[1]");
-
-async function seriousViolations(page: Page) {
-  const results = await new AxeBuilder({ page }).analyze();
-  return results.violations
-    .filter((violation) => violation.impact === "serious" || violation.impact === "critical")
-    .map((violation) => `${violation.id}: ${violation.nodes.map((n) => n.target).join(", ")}`);
-}
 
 /** Opens a ticket from the Soporte tab's 'Nuevo Ticket'; answers its number. */
 async function openTicketFromSupportTab(page: Page, subject: string) {
@@ -31,7 +24,7 @@ async function openTicketFromSupportTab(page: Page, subject: string) {
   await expect(form.getByText("El asunto debe tener al menos 5 caracteres.")).toBeVisible();
 
   await form.getByLabel("Asunto").fill(subject);
-  await form.getByLabel("Categoría").selectOption({ label: "Consulta tecnica" });
+  await form.getByLabel("Categoría").selectOption({ label: "Consulta técnica" });
   await form.getByLabel("Prioridad").selectOption({ label: "Alta" });
   await form.getByLabel("Mensaje").fill("Desde ayer el panel me dice que mi contraseña no vale.");
   await form.getByRole("button", { name: "Crear ticket" }).click();
@@ -84,7 +77,7 @@ test("a customer opens a ticket with 'Nuevo Ticket', finds it in Resumen and Sop
   await expect(page).toHaveURL(/\/mi-cuenta\?tab=soporte$/);
   const support = page.getByRole("tabpanel", { name: "Soporte" });
   await expect(support.getByText(number)).toBeVisible();
-  await expect(support.getByText("Consulta tecnica", { exact: false })).toBeVisible();
+  await expect(support.getByText("Consulta técnica", { exact: false })).toBeVisible();
 
   await support.getByRole("link", { name: subject }).click();
   await page.getByRole("button", { name: "Marcar como resuelto" }).click();

@@ -234,7 +234,7 @@ describe("support tickets and the customer's data", () => {
       {
         numero: ticket.ticketNumber,
         asunto: "No puedo acceder al informe",
-        categoria: "Consulta tecnica",
+        categoria: "Consulta técnica",
         prioridad: "Alta",
         estado: "Resuelto",
         compra: null,

@@ -337,7 +337,7 @@ describe("the Tickets tab", () => {
     expect(lines).toHaveLength(rows.length + 1);
     const factura = lines.find((line) => line.includes("Factura duplicada de marzo"))!;
     expect(factura).toMatch(
-      /^TK-\d{4}-\d{6};Factura duplicada de marzo;Facturacion;Media;Abierto;ana-soporte@example\.com;[^;]+;[^;]+;No$/,
+      /^TK-\d{4}-\d{6};Factura duplicada de marzo;Facturación;Media;Abierto;ana-soporte@example\.com;[^;]+;[^;]+;No$/,
     );
     expect(lines.some((line) => line.endsWith(";Sí"))).toBe(true);
   });

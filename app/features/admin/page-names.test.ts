@@ -8,6 +8,8 @@ describe("Analítica's names and scale", () => {
     expect(pageNameOf("/ciberseguridad")).toBe("Ciberseguridad");
     expect(pageNameOf("/aviso-legal")).toBe("Aviso Legal");
     expect(pageNameOf("/mi-cuenta")).toBe("Mi Cuenta");
+    expect(pageNameOf("/comprar/ciberseguridad")).toBe("Comprar Ciberseguridad");
+    expect(pageNameOf("/comprar/no-existe")).toBe("/comprar/no-existe");
     expect(pageNameOf("/no-existe")).toBe("/no-existe");
   });
 

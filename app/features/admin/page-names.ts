@@ -1,4 +1,4 @@
-import { serviceByPath } from "~/features/catalogue/services";
+import { serviceByPath, serviceBySlug } from "~/features/catalogue/services";
 import { legalTitles } from "~/features/legal/legal-titles";
 
 /** The site's own pages as staff call them; services and legal pages are named by their owners. */
@@ -23,5 +23,12 @@ const pageNames: Record<string, string> = {
  */
 export function pageNameOf(path: string): string {
   const legal = legalTitles[path.slice(1) as keyof typeof legalTitles];
-  return pageNames[path] ?? serviceByPath(path)?.name ?? legal ?? path;
+  return pageNames[path] ?? serviceByPath(path)?.name ?? legal ?? purchasePageName(path) ?? path;
+}
+
+/** The purchase page without JavaScript (`/comprar/:servicio`), by its service. */
+function purchasePageName(path: string): string | undefined {
+  const slug = /^\/comprar\/([^/]+)$/.exec(path)?.[1];
+  const service = slug ? serviceBySlug(slug) : undefined;
+  return service && `Comprar ${service.name}`;
 }

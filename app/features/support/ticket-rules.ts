@@ -31,7 +31,18 @@ export const ticketCategories = [
 ] as const;
 export type TicketCategory = (typeof ticketCategories)[number];
 
+/** The codes as people read them: underscores as spaces (spec), with their Spanish accents. */
+const categoryLabels: Record<TicketCategory, string> = {
+  consulta_tecnica: "Consulta técnica",
+  facturacion: "Facturación",
+  incidencia_servicio: "Incidencia servicio",
+  solicitud_cambio: "Solicitud cambio",
+  otro: "Otro",
+};
+
 export function categoryLabel(code: string): string {
+  const known = categoryLabels[code as TicketCategory];
+  if (known) return known;
   const spaced = code.replaceAll("_", " ");
   return spaced.charAt(0).toUpperCase() + spaced.slice(1);
 }
