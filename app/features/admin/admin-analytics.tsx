@@ -168,7 +168,8 @@ function VisitsChart({ daily }: { daily: AdminAnalytics["daily"] }) {
       </h2>
       <div className="mt-4 flex gap-2">
         <div
-          className="relative w-12 shrink-0 text-right text-xs text-slate-600 tabular-nums"
+          // As tall as the drawing, not the column with the dates under it: each number at its line.
+          className="relative h-48 w-12 shrink-0 self-start text-right text-xs text-slate-600 tabular-nums sm:h-56"
           aria-hidden
           data-chart-axis="y"
         >
