@@ -1,6 +1,6 @@
 import { reactRouter } from "@react-router/dev/vite";
 import tailwindcss from "@tailwindcss/vite";
-import { defineConfig } from "vite";
+import { defineConfig, type Plugin } from "vite";
 import type { ClientChunk } from "./app/platform/http/client-chunks";
 import { lightPageScript } from "./build-tools/light-page-script";
 
@@ -35,6 +35,25 @@ const clientChunkGroups: ChunkGroup[] = [
     priority: 2,
   },
 ];
+
+/**
+ * The server build's second entry, build/server/pglite-worker.js: the worker thread that runs the
+ * embedded database (decision 058). Emitted by name because React Router names every entry
+ * index.js.
+ */
+function embeddedDatabaseThread(): Plugin {
+  return {
+    name: "embedded-database-thread",
+    applyToEnvironment: (environment) => environment.name === "ssr",
+    buildStart() {
+      this.emitFile({
+        type: "chunk",
+        id: "./app/platform/db/pglite-worker.server.ts",
+        fileName: "pglite-worker.js",
+      });
+    },
+  };
+}
 
 export default defineConfig(({ isSsrBuild }) => ({
   // The server bundle starts at server-entry.ts, which loads server.ts (Express + the React
@@ -76,5 +95,5 @@ export default defineConfig(({ isSsrBuild }) => ({
       }
     : undefined,
   resolve: { tsconfigPaths: true },
-  plugins: [tailwindcss(), reactRouter(), lightPageScript()],
+  plugins: [tailwindcss(), reactRouter(), lightPageScript(), embeddedDatabaseThread()],
 }));

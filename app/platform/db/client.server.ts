@@ -7,7 +7,9 @@ import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
 import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
 import { migrate as migratePglite } from "drizzle-orm/pglite/migrator";
 import pg from "pg";
-import { startPglite } from "./pglite-start.server";
+import { takeStartedEarly } from "./early-start.server";
+import { createPglite } from "./pglite-start.server";
+import type { PGlite } from "@electric-sql/pglite";
 import * as schema from "./schema";
 
 export { pgliteExtensions } from "./pglite-start.server";
@@ -49,12 +51,14 @@ export type DatabaseTarget =
        * data directory.
        */
       template?: string;
+      /** A data directory as a tar (`dumpDataDir`), loaded into a "memory" database. */
+      image?: Blob;
     };
 
 export function openDatabase(target: DatabaseTarget): DatabaseHandle {
   return target.kind === "postgres"
     ? openPostgres(target.url, target.maxConnections ?? 10, target.connectTimeoutMs ?? 5_000)
-    : openPglite(target.dataDir, target.template);
+    : openPglite(target.dataDir, target.template, target.image);
 }
 
 const connectionLost = (error: Error) =>
@@ -133,10 +137,12 @@ export async function hasEveryMigration(db: Database): Promise<boolean> {
   return Number(applied?.newest ?? 0) >= newest;
 }
 
-function openPglite(dataDir: string | "memory", template?: string): DatabaseHandle {
-  // PGlite is single-process and single-connection: one instance per data directory.
-  const client = startPglite(dataDir, template);
-  const db = drizzlePglite(client, { schema });
+function openPglite(dataDir: string | "memory", template?: string, image?: Blob): DatabaseHandle {
+  // PGlite is single-process and single-connection: one instance per data directory. In
+  // production it was started in its own thread before the server loaded (decision 058); drizzle
+  // uses that thread's client as it would PGlite.
+  const client = takeStartedEarly(dataDir) ?? createPglite(dataDir, template, image);
+  const db = drizzlePglite(client as PGlite, { schema });
   return {
     db,
     kind: "pglite",

@@ -1,6 +1,6 @@
 import { getConfig } from "../config.server";
 import { openDatabase, type Database, type DatabaseHandle } from "./client.server";
-import { embeddedDatabaseLocation } from "./pglite-start.server";
+import { embeddedDatabaseLocation } from "./early-start.server";
 
 /**
  * The process-wide database. Kept on globalThis so dev-server reloads reuse it: two PGlite

@@ -1,13 +1,12 @@
 /**
- * Starting the embedded database (PGlite): its data directory, its template copy and its start
- * options. Kept apart from client.server.ts, which loads both drivers and the schema, so that the
- * production entry can start PGlite before the rest of the server has loaded (decision 056).
+ * Creating the embedded database (PGlite) on a data directory: its template copy and its start
+ * options. Kept apart from client.server.ts, which loads both drivers and the schema: the worker
+ * thread that runs it in production loads this and nothing else (decision 058).
  */
 import path from "node:path";
 import { constants, cpSync, existsSync, mkdirSync, renameSync, rmdirSync, rmSync } from "node:fs";
 import { PGlite } from "@electric-sql/pglite";
 import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm";
-import { getConfig } from "../config.server";
 
 /** The extensions the migrations create (trigram search for the admin lists). */
 export const pgliteExtensions = { pg_trgm };
@@ -19,11 +18,6 @@ export const pgliteExtensions = { pg_trgm };
  * only saves copies: PGlite reads its files through the operating system's page cache.
  */
 export const pgliteStartParams = [...PGlite.defaultStartParams, "-c", "shared_buffers=16MB"];
-
-/** Where the server keeps its embedded database, and the migrated template a new one copies. */
-export function embeddedDatabaseLocation(dataDir: string) {
-  return { dataDir: path.join(dataDir, "db"), template: path.resolve("build/pglite-template") };
-}
 
 /**
  * A new data directory is a copy of the template instead of being created from scratch
@@ -46,54 +40,16 @@ function seedFromTemplate(dataDir: string, template?: string) {
   }
 }
 
-function createPglite(dataDir: string | "memory", template?: string): PGlite {
+/** PGlite on `dataDir`, or in memory, empty or loaded from `image` (a data directory's tar). */
+export function createPglite(dataDir: string | "memory", template?: string, image?: Blob): PGlite {
   if (dataDir === "memory")
-    return new PGlite({ extensions: pgliteExtensions, startParams: pgliteStartParams });
+    return new PGlite({
+      loadDataDir: image,
+      extensions: pgliteExtensions,
+      startParams: pgliteStartParams,
+    });
   mkdirSync(path.dirname(dataDir), { recursive: true });
   seedFromTemplate(dataDir, template);
   mkdirSync(dataDir, { recursive: true });
   return new PGlite(dataDir, { extensions: pgliteExtensions, startParams: pgliteStartParams });
-}
-
-/** An instance started ahead of time, by directory, waiting for the server to take it. */
-const startedEarly = new Map<string, PGlite>();
-
-/**
- * Starts PGlite on `dataDir` now, without waiting: its WebAssembly compiles and its files are
- * read while the server's modules load, instead of after them.
- */
-export function startPgliteEarly(dataDir: string, template?: string) {
-  if (startedEarly.has(dataDir)) return;
-  const client = createPglite(dataDir, template);
-  // Its failure to start is the server's to report, when it first waits for it.
-  client.waitReady.catch(() => undefined);
-  startedEarly.set(dataDir, client);
-}
-
-/**
- * The PGlite instance for `dataDir`: the one started early if there is one (taken once: PGlite is
- * single-connection, one instance per directory), a new one otherwise.
- */
-export function startPglite(dataDir: string | "memory", template?: string): PGlite {
-  const early = startedEarly.get(dataDir);
-  if (!early) return createPglite(dataDir, template);
-  startedEarly.delete(dataDir);
-  return early;
-}
-
-/**
- * The production entry's head start: the configured embedded database, started before the
- * server's modules load. A configuration that does not parse starts nothing here: the server
- * reports it as it starts. A database that cannot start is reported where it is first used.
- */
-export function startConfiguredPgliteEarly() {
-  let config: ReturnType<typeof getConfig>;
-  try {
-    config = getConfig();
-  } catch {
-    return;
-  }
-  if (config.databaseUrl) return;
-  const location = embeddedDatabaseLocation(config.dataDir);
-  startPgliteEarly(location.dataDir, location.template);
 }
