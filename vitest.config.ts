@@ -1,4 +1,4 @@
-import { tmpdir } from "node:os";
+import { availableParallelism, tmpdir } from "node:os";
 import path from "node:path";
 import { defineConfig } from "vitest/config";
 import { lightPageScript } from "./build-tools/light-page-script";
@@ -10,6 +10,9 @@ export default defineConfig({
   plugins: [lightPageScript()],
   test: {
     environment: "node",
+    // One test file per core: Vitest's default leaves one core to its own process, which only
+    // waits; on a 2-core machine that halved the run (decision 059).
+    maxWorkers: availableParallelism(),
     env: { LOG_LEVEL: "silent", HUMAN_CHECK: "off", DATA_DIR: path.join(tmpdir(), "vitest-data") },
     projects: [
       {
@@ -25,6 +28,8 @@ export default defineConfig({
             // PostgreSQL-only behaviour (several instances on one database) runs in that pass.
             ...(process.env.TEST_DATABASE_URL ? ["tests/postgres/**/*.test.ts"] : []),
           ],
+          // One migrated database per run, copied by every test file's (decision 059).
+          globalSetup: ["tests/support/database-images.ts"],
           testTimeout: 30_000,
           hookTimeout: 60_000,
         },

@@ -1,12 +1,16 @@
 import { randomBytes } from "node:crypto";
-import pg from "pg";
-import { afterAll, beforeAll } from "vitest";
+import { readFileSync } from "node:fs";
+import { afterAll, beforeAll, inject } from "vitest";
 import { openDatabase, type DatabaseHandle } from "~/platform/db/client.server";
 import { installDatabase } from "~/platform/db/database.server";
+import { adminQuery, withDatabase } from "./postgres-admin";
+
+export { withDatabase } from "./postgres-admin";
 
 /**
  * A clean, migrated database for one test file: in-memory PGlite by default, or a fresh
- * database on the PostgreSQL server of TEST_DATABASE_URL (dropped afterwards).
+ * database on the PostgreSQL server of TEST_DATABASE_URL (dropped afterwards). Both are copies of
+ * the run's migrated database (database-images.ts) when there is one.
  */
 export async function createTestDatabase(): Promise<{
   handle: DatabaseHandle;
@@ -15,12 +19,15 @@ export async function createTestDatabase(): Promise<{
 }> {
   const serverUrl = process.env.TEST_DATABASE_URL;
   if (!serverUrl) {
-    const handle = openDatabase({ kind: "pglite", dataDir: "memory" });
+    const imageFile = inject("pgliteImage");
+    const image = imageFile ? new Blob([readFileSync(imageFile)]) : undefined;
+    const handle = openDatabase({ kind: "pglite", dataDir: "memory", image });
     await handle.migrate();
     return { handle, drop: () => handle.close() };
   }
   const name = `test_${Date.now()}_${randomBytes(4).toString("hex")}`;
-  await adminQuery(serverUrl, `create database ${name}`);
+  const template = inject("postgresTemplate");
+  await adminQuery(serverUrl, `create database ${name}${template ? ` template ${template}` : ""}`);
   const url = withDatabase(serverUrl, name);
   const handle = openDatabase({ kind: "postgres", url });
   await handle.migrate();
@@ -71,20 +78,4 @@ export function setupTestDatabase() {
       return state.url;
     },
   };
-}
-
-export function withDatabase(serverUrl: string, database: string): string {
-  const url = new URL(serverUrl);
-  url.pathname = `/${database}`;
-  return url.toString();
-}
-
-async function adminQuery(serverUrl: string, statement: string) {
-  const client = new pg.Client({ connectionString: serverUrl });
-  await client.connect();
-  try {
-    await client.query(statement);
-  } finally {
-    await client.end();
-  }
 }

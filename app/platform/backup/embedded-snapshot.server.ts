@@ -2,11 +2,7 @@ import { rmSync } from "node:fs";
 import { mkdtemp } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { PGlite } from "@electric-sql/pglite";
-import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
 import { openDatabase, type Database } from "../db/client.server";
-import { pgliteExtensions, pgliteStartParams } from "../db/pglite-start.server";
-import * as schema from "../db/schema";
 import { BackupRefused, readBackupFile } from "./backup-file.server";
 import { askRunningServer, databaseDirectory, hasDatabase, PGDATA } from "./embedded-backup.server";
 
@@ -38,15 +34,11 @@ export async function openEmbeddedForReading(
     const handle = openDatabase({ kind: "pglite", dataDir: databaseDirectory(dataDir) });
     return { db: handle.db, how: "direct", close: () => handle.close() };
   }
-  const client = new PGlite({
-    loadDataDir: new Blob([new Uint8Array(database)]),
-    extensions: pgliteExtensions,
-    startParams: pgliteStartParams,
+  const handle = openDatabase({
+    kind: "pglite",
+    dataDir: "memory",
+    image: new Blob([new Uint8Array(database)]),
   });
-  await client.waitReady;
-  return {
-    db: drizzlePglite(client, { schema }),
-    how: "snapshot",
-    close: () => client.close(),
-  };
+  await handle.ping();
+  return { db: handle.db, how: "snapshot", close: () => handle.close() };
 }
