@@ -418,6 +418,9 @@ export async function startServer(options: ServerOptions = {}): Promise<Server> 
     metricsServer = startMetricsServer(config.metrics, await metrics);
   installShutdown(server);
   const database = getDatabaseHandle();
+  // Better Auth loads while the embedded database is still opening in its thread, when this
+  // thread would otherwise wait: after ready, its loading delayed the first answers (decision 060).
+  startAuthLoading();
   await database.migrate();
   await ensureConfiguredAdmin(config, database.db);
   // A signal during the start: the shutdown is under way, nothing more starts.
@@ -428,7 +431,6 @@ export async function startServer(options: ServerOptions = {}): Promise<Server> 
   startBackgroundWork(database.db);
   await startBackups(config, database);
   phase = "ready";
-  startAuthLoading();
   logger.info({ url: config.siteUrl, database: database.kind }, "ready");
   return server;
 }

@@ -3,6 +3,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { ConfigError, parseConfig } from "./config.server";
+import { embeddedDataDirIn } from "./data-dir";
 
 const tempDir = () => mkdtempSync(path.join(tmpdir(), "config-test-"));
 
@@ -28,6 +29,29 @@ describe("configuration", () => {
     expect(config.databaseUrl).toBeUndefined();
     expect(config.humanCheck).toBe("altcha");
     expect(config.isProduction).toBe(false);
+  });
+
+  it("names the embedded database's directory as the production entry reads it before parsing", () => {
+    // The entry starts the embedded database from the raw environment (decision 060): wherever
+    // the configuration then puts it, the entry must have started it there, or not at all.
+    const environments: Record<string, string>[] = [
+      {},
+      { DATA_DIR: "/srv/sitio/datos" },
+      { DATA_DIR: "  /srv/sitio/datos  " },
+      { DATA_DIR: "datos/relativos" },
+      { DATABASE_URL: "   " },
+      { DATABASE_URL: "postgres://app@db.internal:5432/app" },
+      { DATABASE_URL: " postgres://app@db.internal:5432/app ", DATA_DIR: "/srv/otro" },
+    ];
+    for (const environment of environments) {
+      const config = parseConfig({ ...production, ...environment });
+      expect(embeddedDataDirIn(environment), JSON.stringify(environment)).toBe(
+        config.databaseUrl ? undefined : config.dataDir,
+      );
+    }
+    // A blank DATA_DIR is refused: the entry starts nothing for it.
+    expect(embeddedDataDirIn({ DATA_DIR: "  " })).toBeUndefined();
+    expect(() => parseConfig({ ...production, DATA_DIR: "  " })).toThrowError(ConfigError);
   });
 
   it("generates the local secret once and keeps it in the data directory", () => {

@@ -3,6 +3,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { isIP } from "node:net";
 import path from "node:path";
 import { z } from "zod";
+import { DEFAULT_DATA_DIR, resolveDataDir } from "./data-dir";
 
 /**
  * The configuration contract (see README): every variable has a safe local default, and
@@ -114,7 +115,7 @@ const envSchema = z.object({
   HOST: z.string().trim().min(1).default("0.0.0.0"),
   SITE_URL: optionalText.pipe(z.url({ protocol: /^https?$/ }).optional()),
   DATABASE_URL: optionalText.pipe(z.url({ protocol: /^postgres(ql)?$/ }).optional()),
-  DATA_DIR: z.string().trim().min(1).default("./data"),
+  DATA_DIR: z.string().trim().min(1).default(DEFAULT_DATA_DIR),
   /** The embedded database's daily backups (decision 047): a folder, or `off`. */
   BACKUP_DIR: optionalText,
   BACKUP_KEEP: z.coerce.number().int().min(1).max(1000).default(14),
@@ -200,7 +201,7 @@ function stripePriceIds(source: NodeJS.ProcessEnv): Record<string, string> {
 
 function buildConfig(env: Env, source: NodeJS.ProcessEnv) {
   const isProduction = env.NODE_ENV === "production";
-  const dataDir = path.resolve(env.DATA_DIR);
+  const dataDir = resolveDataDir(env.DATA_DIR);
   const siteUrl = (env.SITE_URL ?? `http://localhost:${env.PORT}`).replace(/\/+$/, "");
   return {
     isProduction,
@@ -303,7 +304,7 @@ export function parseBackupConfig(source: NodeJS.ProcessEnv) {
     const lines = result.error.issues.map((issue) => `${issue.path.join(".")}: ${issue.message}`);
     throw new ConfigError(`Configuración inválida: ${lines.join("; ")}`);
   }
-  const dataDir = path.resolve(result.data.DATA_DIR);
+  const dataDir = resolveDataDir(result.data.DATA_DIR);
   return {
     dataDir,
     databaseUrl: result.data.DATABASE_URL,

@@ -57,9 +57,9 @@ export function hasSessionCookie(request: Request): boolean {
 }
 
 /**
- * Better Auth is imported on first use, not at start: loading it is a third of the server's
- * start-up time, and anonymous visitors never need it. `startAuthLoading` warms it up once the
- * server is ready.
+ * Better Auth is imported on first use, not with the server's modules: loading it is a third of
+ * their loading time, and anonymous visitors never need it. `startAuthLoading` warms it up while
+ * the server waits for its database to open (decision 060).
  */
 export async function createAuth(db: Database, config: AppConfig) {
   const [{ betterAuth }, { drizzleAdapter }, { twoFactor }, passkey, afterVerificationLink] =
@@ -158,7 +158,7 @@ export function getAuth(): Promise<Auth> {
   return holder.__auth;
 }
 
-/** Loads Better Auth in the background, so the first sign-in does not wait for it. */
+/** Loads Better Auth in the background, so that neither readiness nor the first sign-in waits for it. */
 export function startAuthLoading() {
   getAuth().catch(() => {
     holder.__auth = undefined;

@@ -1,10 +1,11 @@
 /**
- * The production entry's head start (decisions 056 and 058): the configured embedded database,
- * started in its worker thread before the server's modules load, and handed to the server when it
- * opens its database. This module loads no PGlite code: the worker does.
+ * The production entry's head start (decisions 056, 058 and 060): the embedded database the
+ * environment names, started in its worker thread before the server's modules load, and handed to
+ * the server when it opens its database. This module loads no PGlite code (the worker does) and
+ * not the configuration's parser (the server does, while the worker starts).
  */
 import path from "node:path";
-import { getConfig } from "../config.server";
+import { embeddedDataDirIn } from "../data-dir";
 import { PgliteThread, type EmbeddedClient } from "./pglite-thread.server";
 
 /** Where the server keeps its embedded database, and the migrated template a new one copies. */
@@ -36,18 +37,14 @@ export function takeStartedEarly(dataDir: string): EmbeddedClient | undefined {
 }
 
 /**
- * The configured embedded database, started early. A configuration that does not parse starts
- * nothing here: the server reports it as it starts. A database that cannot start is reported
+ * The embedded database that DATA_DIR and DATABASE_URL name, started early, without waiting for
+ * the configuration's parser (tens of milliseconds of every start). A configuration the server
+ * then refuses stops the process, this thread with it; a database that cannot start is reported
  * where it is first used.
  */
 export function startConfiguredPgliteEarly(threadScript: URL) {
-  let config: ReturnType<typeof getConfig>;
-  try {
-    config = getConfig();
-  } catch {
-    return;
-  }
-  if (config.databaseUrl) return;
-  const location = embeddedDatabaseLocation(config.dataDir);
+  const dataDir = embeddedDataDirIn(process.env);
+  if (dataDir === undefined) return;
+  const location = embeddedDatabaseLocation(dataDir);
   startPgliteEarly(location.dataDir, location.template, threadScript);
 }

@@ -4,7 +4,6 @@
  * (pglite-thread-protocol.ts) in the order they come, on PGlite's one connection.
  */
 import nodeModule from "node:module";
-import v8 from "node:v8";
 import { parentPort, workerData } from "node:worker_threads";
 import type { PGlite, Transaction } from "@electric-sql/pglite";
 import {
@@ -15,14 +14,11 @@ import {
   type ThreadStart,
   type ThreadStartData,
 } from "./pglite-thread-protocol";
+import { raiseWasmTieringBudget } from "./wasm-tiering.server";
 
 // Before PGlite's JavaScript loads: its compiled code is then kept between starts (Node ≥ 22.1).
 (nodeModule as { enableCompileCache?: () => unknown }).enableCompileCache?.();
-// V8 recompiles WebAssembly functions with its optimising compiler once they have run a budget of
-// code. At the default budget, PGlite's start alone sends hundreds of functions to it, on the
-// machine's other core, while the server is starting: about 0.15 s of a 2-core machine's start.
-// A budget 14 times larger leaves that to the functions that stay hot (decision 058).
-v8.setFlagsFromString("--wasm-tiering-budget=180000000");
+raiseWasmTieringBudget();
 const { createPglite } = await import("./pglite-start.server");
 
 const port = parentPort!;
