@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
-import { and, eq, sql } from "drizzle-orm";
+import { readFileSync } from "node:fs";
+import { and, eq, inArray, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Staff, Viewer } from "~/features/identity/session.server";
 import {
@@ -9,7 +10,14 @@ import {
 } from "~/features/payments/after-sale.server";
 import { resetConfigForTests } from "~/platform/config.server";
 import type { FormRefusal } from "~/platform/forms/form-answer";
-import { invoices, mailOutbox, paymentDayTotals, payments, purchases } from "~/platform/db/schema";
+import {
+  invoices,
+  mailOutbox,
+  paymentDayTotals,
+  payments,
+  purchases,
+  userActivityLog,
+} from "~/platform/db/schema";
 import { formPost, signedInCustomer } from "../support/customer-session";
 import { insertPurchase, purchaseById } from "../support/purchases";
 import { chargeRefundedEvent, checkoutSessionEvent } from "../support/stripe-events";
@@ -214,6 +222,9 @@ describe("the delivery", () => {
       subject: "Tu compra Ciberseguridad: en curso - Vértice Digital",
     });
     expect(mail?.text).toContain("Empezamos la auditoría el lunes.");
+    // The staff read the customer's activity: the state in Spanish, as on the payment's page.
+    const [logged] = await activityOfType(database.db, "delivery_updated");
+    expect(logged?.description).toBe("Entrega de Ciberseguridad: En curso");
 
     const unpaid = await insertPurchase(database.db, { userId: customer.userId, status: "failed" });
     const [payment] = await database.db
@@ -229,6 +240,47 @@ describe("the delivery", () => {
     expect(
       await staffPost(payment!.id, { intent: "delivery", deliveryStatus: "delivered" }),
     ).toEqual({ status: 409, errors: ["deliveryNotPaid"] });
+  });
+});
+
+describe("migration 0017", () => {
+  it("names the delivery state of the activity entries written before it, once", async () => {
+    const written = ["pending", "in_progress", "delivered", "shipped"].map((state) => ({
+      userId: customer.userId,
+      activityType: "delivery_updated",
+      description: `Entrega de Desarrollo Web: ${state}`,
+      metadata: { purchaseId: "0", deliveryStatus: state },
+    }));
+    const rows = await database.db
+      .insert(userActivityLog)
+      .values([
+        ...written,
+        // Written after the fix, and another kind of entry: both left as they are.
+        { ...written[1]!, description: "Entrega de Desarrollo Web: En curso" },
+        { ...written[1]!, activityType: "profile_updated", description: "Perfil: in_progress" },
+      ])
+      .returning({ id: userActivityLog.id });
+    const migration = readFileSync("drizzle/0017_delivery_activity_labels.sql", "utf8");
+    for (let run = 0; run < 2; run++) await database.db.execute(sql.raw(migration));
+    const after = await database.db
+      .select({ id: userActivityLog.id, description: userActivityLog.description })
+      .from(userActivityLog)
+      .where(
+        inArray(
+          userActivityLog.id,
+          rows.map((row) => row.id),
+        ),
+      );
+    const byId = new Map(after.map((row) => [row.id, row.description]));
+    expect(rows.map((row) => byId.get(row.id))).toEqual([
+      "Entrega de Desarrollo Web: Pendiente de inicio",
+      "Entrega de Desarrollo Web: En curso",
+      "Entrega de Desarrollo Web: Entregado",
+      // No such state: left for a person to read rather than guessed.
+      "Entrega de Desarrollo Web: shipped",
+      "Entrega de Desarrollo Web: En curso",
+      "Perfil: in_progress",
+    ]);
   });
 });
 

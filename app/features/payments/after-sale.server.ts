@@ -33,7 +33,7 @@ import {
   withdrawalSchema,
   type AfterSaleMessage,
 } from "./after-sale-rules";
-import { canWithdraw } from "./after-sale-status";
+import { canWithdraw, deliveryStatusLabel } from "./after-sale-status";
 import { orderTimeline, type Refunder } from "./order-timeline";
 import { refundDatesOf } from "./purchases.server";
 import { simulatedPaymentsAvailable, stripeClient } from "./providers.server";
@@ -221,7 +221,7 @@ async function changeDelivery(
     await tx.insert(userActivityLog).values({
       userId: purchase.userId,
       activityType: "delivery_updated",
-      description: `Entrega de ${purchase.serviceName}: ${change.deliveryStatus}`,
+      description: `Entrega de ${purchase.serviceName}: ${deliveryStatusLabel(change.deliveryStatus)}`,
       metadata: { purchaseId: purchase.id, deliveryStatus: change.deliveryStatus },
     });
     await recordStaffAction(tx, {
