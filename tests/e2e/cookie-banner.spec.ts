@@ -41,6 +41,40 @@ async function openWithBanner(page: Page, path = "/") {
   await expect(banner(page)).toBeVisible();
 }
 
+for (const viewport of [
+  { width: 390, height: 844 },
+  { width: 1280, height: 800 },
+])
+  test(`a toast shown while the banner is on screen leaves its buttons free (${viewport.width} px)`, async ({
+    page,
+  }) => {
+    await page.setViewportSize(viewport);
+    await openPage(page, "/");
+    await expect(banner(page)).toBeVisible();
+    // An enquiry sent empty: its problems are shown, the first one as a toast.
+    const form = page.getByRole("form", { name: "Formulario de contacto" });
+    await form.getByLabel("Nombre completo").focus();
+    const send = form.getByRole("button", { name: "Enviar consulta" });
+    await expect(send).toBeEnabled();
+    await send.click();
+    const toast = page.locator("[data-toast]").first();
+    await expect(toast).toBeVisible();
+    const [toastBox, panelBox] = [
+      await toast.boundingBox(),
+      await banner(page).locator(":scope > div").boundingBox(),
+    ];
+    const apart =
+      toastBox!.y + toastBox!.height <= panelBox!.y ||
+      panelBox!.y + panelBox!.height <= toastBox!.y ||
+      toastBox!.x + toastBox!.width <= panelBox!.x ||
+      panelBox!.x + panelBox!.width <= toastBox!.x;
+    expect(apart, JSON.stringify({ toastBox, panelBox })).toBe(true);
+    // The toast stays on screen, and the banner's buttons still take a tap.
+    await banner(page).getByRole("button", { name: "Solo Esenciales" }).click();
+    await expect(banner(page)).toBeHidden();
+    await expect(toast).toBeVisible();
+  });
+
 test("the banner waits one second before appearing", async ({ page }) => {
   await stopTime(page);
   await openPage(page, "/");
