@@ -134,6 +134,13 @@ test("without JavaScript the role form leads to a confirmation page, then back t
     await expect(question).toBeVisible();
     await expect(page.getByText(/^Podrá atender consultas y tickets/)).toBeVisible();
     await expect(page.getByText("Rol actual: Cliente")).toBeVisible();
+    // The dialog's order: 'Cancelar' first (in reading and in Tab order), then the change.
+    await expect(
+      page
+        .locator("main")
+        .locator("a, button")
+        .filter({ hasText: /^(Cancelar|Hacer Soporte)$/ }),
+    ).toHaveText(["Cancelar", "Hacer Soporte"]);
     // axe runs as a script: it checks the same page in the signed-in browser that runs them.
     await signedIn.setViewportSize({ width, height: 844 });
     await openPage(signedIn, new URL(page.url()).pathname + new URL(page.url()).search);

@@ -30,13 +30,17 @@ export function RoleChangePage({ change }: { change: RoleChangePageData }) {
           Rol actual: <strong className="text-ink">{accountRoleLabel(change.from)}</strong>
         </p>
         {refusal ? <FormAlert reply={{ tone: "error", text: refusal }} className="mt-4" /> : null}
-        <div className="mt-6 flex flex-wrap items-center gap-3">
+        {/* The dialog's order and place: the safe choice first, both at the end. */}
+        <div className="mt-6 flex flex-wrap items-center justify-end gap-2">
           {refusal || question.unchanged ? (
             <Link to={back} className={buttonClasses({ variant: "secondary", size: "sm" })}>
               Volver a Usuarios
             </Link>
           ) : (
             <>
+              <Link to={back} className={buttonClasses({ variant: "secondary", size: "sm" })}>
+                Cancelar
+              </Link>
               <Form method="post" action={back}>
                 <RoleChangeFields userId={change.userId} role={change.role} />
                 <button type="submit" className={buttonClasses({ size: "sm" })}>
@@ -44,9 +48,6 @@ export function RoleChangePage({ change }: { change: RoleChangePageData }) {
                   {question.confirmLabel}
                 </button>
               </Form>
-              <Link to={back} className={buttonClasses({ variant: "secondary", size: "sm" })}>
-                Cancelar
-              </Link>
             </>
           )}
         </div>
