@@ -1,5 +1,13 @@
-import { expect, type APIRequestContext, type Browser, type Page } from "@playwright/test";
-import { claimOnce, freshCode, rememberSecret, secretOf } from "../support/totp";
+import { readFileSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import {
+  expect,
+  type APIRequestContext,
+  type Browser,
+  type Cookie,
+  type Page,
+} from "@playwright/test";
+import { claimOnce, freshCode, rememberSecret, runDirectory, secretOf } from "../support/totp";
 import { openPage, rememberCookieChoice } from "./fixtures";
 import { linksOfLatestMail } from "./mailbox";
 
@@ -43,10 +51,46 @@ export async function createVerifiedCustomer(page: Page, password = "contraseña
 export const ADMIN_EMAIL = "admin@verticedigital.es";
 export const ADMIN_PASSWORD = "admin-password-e2e";
 
-/** Signs the administrator of the test server (playwright.config.ts) in at /login on `page`. */
+/**
+ * Signs the administrator of the test server (playwright.config.ts) in on `page`: with the
+ * session kept from an earlier sign-in of the run when it still holds, else at /login. Each
+ * sign-in spends a code of the account's authenticator, and the server takes a code once and at
+ * most two at a time (this 30-second step's and the next): twenty sign-ins in a ten-minute run
+ * queued for codes, once past a test's two minutes. Tests of signing in use `signInAsStaff`.
+ */
 export async function signInAsAdmin(page: Page) {
+  const kept = keptSession(page, ADMIN_EMAIL);
+  if (kept) {
+    await page.context().addCookies(kept);
+    await openPage(page, "/admin");
+    if (new URL(page.url()).pathname === "/admin") return;
+  }
   await signInAsStaff(page, ADMIN_EMAIL, ADMIN_PASSWORD);
   await expect(page).toHaveURL(/\/admin$/);
+  keepSession(page, ADMIN_EMAIL, await page.context().cookies());
+}
+
+/**
+ * Where the run keeps an account's session cookies, for every worker: by the server of the page,
+ * or, for a page not opened yet, the run's own server (playwright.config.ts).
+ */
+const sessionFile = (page: Page, email: string) => {
+  const port = new URL(page.url()).port || process.env.E2E_PORT;
+  return path.join(runDirectory(), `session-${port}-${email}.json`);
+};
+
+function keptSession(page: Page, email: string): Cookie[] | undefined {
+  try {
+    return JSON.parse(readFileSync(sessionFile(page, email), "utf8")) as Cookie[];
+  } catch {
+    return undefined;
+  }
+}
+
+/** The session's cookies only: the context's others (consent, analytics) stay its own. */
+function keepSession(page: Page, email: string, cookies: Cookie[]) {
+  const session = cookies.filter((cookie) => cookie.name.includes("session"));
+  writeFileSync(sessionFile(page, email), JSON.stringify(session));
 }
 
 /** An account of the server `page` talks to: tests run more than one server (admin-panel). */

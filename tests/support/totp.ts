@@ -52,7 +52,7 @@ export function totpCode(secret: string, step = totpStep()): string {
  * refuses a code used twice: each code is claimed once, in a directory of the test run, and
  * the secrets of the accounts enrolled are kept there for the other workers.
  */
-function runDirectory(): string {
+export function runDirectory(): string {
   const dir = path.join(process.env.E2E_DATA_DIR ?? tmpdir(), "e2e-totp");
   mkdirSync(dir, { recursive: true });
   return dir;
