@@ -17,6 +17,13 @@ const PUBLIC = "public, max-age=0, s-maxage=60, stale-while-revalidate=600";
 
 type Seen = { instance: string; path: string; headers: Record<string, string | undefined> };
 const seen: Seen[] = [];
+
+/** Visitors asking at once for a page nginx may not keep (as /login-cliente is). */
+const AT_ONCE = 4;
+/** Requests for /privada-lenta being answered now, on either instance, and the most at once. */
+let slowInFlight = 0;
+let slowMostAtOnce = 0;
+const slowWaiting: Array<() => void> = [];
 const servers: Array<{ close(): void }> = [];
 let proxy: { url: string; stop(): void };
 
@@ -65,6 +72,22 @@ function standIn(instance: string) {
   // A public page whose answer sets a cookie: never stored.
   app.get("/galleta", (_req, res) => {
     res.set("Cache-Control", PUBLIC).cookie("vd_flash", "", { maxAge: 0 }).send(instance);
+  });
+  // Answers when AT_ONCE requests for it are in at the same time, or after 3 s.
+  app.get("/privada-lenta", (_req, res) => {
+    slowMostAtOnce = Math.max(slowMostAtOnce, ++slowInFlight);
+    const answer = () => {
+      slowInFlight--;
+      res.set("Cache-Control", "private, no-store").type("html").send(instance);
+    };
+    slowWaiting.push(answer);
+    if (slowInFlight >= AT_ONCE) for (const release of slowWaiting.splice(0)) release();
+    else
+      setTimeout(() => {
+        if (slowWaiting.includes(answer)) slowWaiting.splice(slowWaiting.indexOf(answer), 1);
+        else return;
+        answer();
+      }, 3_000);
   });
   app.get("/sin-cabeceras", (_req, res) => {
     res.type("html").send(instance);
@@ -182,6 +205,14 @@ describe.skipIf(!existsSync(NGINX))("the shipped nginx", () => {
     }
     expect(reached("/privada")).toHaveLength(3);
     expect(reached("/galleta")).toHaveLength(3);
+  });
+
+  it("lets visitors who ask at once for a page it may not keep reach the app together", async () => {
+    // With nginx's cache lock each waited for the one before, in steps of 0.5 s: the sixth of
+    // six visitors opening /login-cliente together waited 2.5 s.
+    const answers = await Promise.all(Array.from({ length: AT_ONCE }, () => get("/privada-lenta")));
+    expect(answers.map((answer) => answer.status)).toEqual(Array(AT_ONCE).fill(200));
+    expect(slowMostAtOnce).toBe(AT_ONCE);
   });
 
   it("tells the instance the client's address, never one the client wrote, and the scheme", async () => {
