@@ -262,17 +262,13 @@ describe("migration 0017", () => {
       .returning({ id: userActivityLog.id });
     const migration = readFileSync("drizzle/0017_delivery_activity_labels.sql", "utf8");
     for (let run = 0; run < 2; run++) await database.db.execute(sql.raw(migration));
+    const ids = rows.map((row) => row.id);
     const after = await database.db
       .select({ id: userActivityLog.id, description: userActivityLog.description })
       .from(userActivityLog)
-      .where(
-        inArray(
-          userActivityLog.id,
-          rows.map((row) => row.id),
-        ),
-      );
+      .where(inArray(userActivityLog.id, ids));
     const byId = new Map(after.map((row) => [row.id, row.description]));
-    expect(rows.map((row) => byId.get(row.id))).toEqual([
+    expect(ids.map((id) => byId.get(id))).toEqual([
       "Entrega de Desarrollo Web: Pendiente de inicio",
       "Entrega de Desarrollo Web: En curso",
       "Entrega de Desarrollo Web: Entregado",
