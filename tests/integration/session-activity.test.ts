@@ -13,10 +13,7 @@ import {
   STAFF_IDLE_LIMIT_MS,
 } from "~/features/identity/session-activity.server";
 import { getViewer, requireStaff } from "~/features/identity/session.server";
-import {
-  hasSecondFactor,
-  secondFactorPendingCookie,
-} from "~/features/identity/second-factor.server";
+import { hasSecondFactor } from "~/features/identity/second-factor.server";
 import { describeDevice } from "~/features/identity/user-agent";
 import { getConfig } from "~/platform/config.server";
 import { passkeys, sessions, staffAuditLog, userRoles } from "~/platform/db/schema";
@@ -401,15 +398,21 @@ describe("signing in with a passkey (a hand-made authenticator)", () => {
     const staff = await enrolled("paso-dos@example.com");
     await database.db.insert(userRoles).values({ userId: staff.userId, role: "support" });
     const intruder = await enrolled("intrusa@example.com");
-    const pending = await secondFactorPendingCookie().serialize({
-      userId: staff.userId,
-      email: "paso-dos@example.com",
-    });
+    // The staff member's password opens a challenge (a passkey-only account: decision 063).
+    const password = (await customerSignIn({
+      request: formPost("/login-cliente", { email: "paso-dos@example.com", password: PASSWORD }),
+      clientAddress: "192.0.2.72",
+    })) as Response;
+    expect(password.headers.get("Location")).toBe("/login-cliente/verificacion");
+    const challenge = password.headers
+      .getSetCookie()
+      .find((value) => value.includes("two_factor="))!
+      .split(";")[0]!;
     const before = (await sessionsOf(intruder.userId)).length;
     const answer = await signIn(intruder.key, {
       door: "staff",
       userVerified: true,
-      cookie: pending.split(";")[0]!,
+      cookie: challenge,
     });
     expect(answer.status).toBe(403);
     expect(await answer.json()).toEqual({ error: "passkeyOtherAccount" });

@@ -40,7 +40,10 @@ import {
   staffRoleOf,
   type Viewer,
 } from "~/features/identity/session.server";
-import { hasSecondFactor } from "~/features/identity/second-factor.server";
+import {
+  hasSecondFactor,
+  openSecondFactorChallenge,
+} from "~/features/identity/second-factor.server";
 import { accountIdOf, toSecondFactor } from "./second-factor-sign-in.server";
 import { auditSignIn, type SignInFailure } from "./staff-sign-ins.server";
 
@@ -147,10 +150,12 @@ async function signInWithPassword(
       if (userId) return { ok: "second-factor", headers, userId, email };
       throw new Error("a second-factor challenge for an address without an account");
     }
-    // A factor Better Auth's challenge does not know (a passkey): the session is not given.
+    // A factor Better Auth's challenge does not know (a passkey): the session is not given, and
+    // the same kind of challenge is opened for it (decision 063).
     if (await hasSecondFactor(response.user.id)) {
       await revokeSessionToken(response.token);
-      return { ok: "second-factor", headers: new Headers(), userId: response.user.id, email };
+      const challenge = await openSecondFactorChallenge(response.user.id);
+      return { ok: "second-factor", headers: challenge, userId: response.user.id, email };
     }
     await clearSignInFailures({ clientAddress, email });
     return { ok: true, headers, userId: response.user.id, token: response.token, email };
@@ -197,7 +202,7 @@ async function signInWithPassword(
  */
 export async function customerSignIn(input: ActionInput) {
   const outcome = await signInWithPassword(input, "wrongCredentials");
-  if (outcome.ok === "second-factor") return toSecondFactor(input, "customers", outcome);
+  if (outcome.ok === "second-factor") return toSecondFactor(input, "customers", outcome.headers);
   await auditSignIn(input, "customer", outcome);
   if (!outcome.ok) return outcome.response;
   const kept = await takeReturnPath(input.request);
@@ -220,7 +225,7 @@ export async function adminSignIn(input: ActionInput) {
     });
     return fail("adminDenied", 403);
   }
-  if (outcome.ok === "second-factor") return toSecondFactor(input, "staff", outcome);
+  if (outcome.ok === "second-factor") return toSecondFactor(input, "staff", outcome.headers);
   await auditSignIn(input, "staff", outcome);
   if (!outcome.ok) return outcome.response;
   return redirectWithToast(

@@ -3,7 +3,10 @@ import { recordStaffAction } from "~/features/audit/audit.server";
 import { authApiError, getAuth } from "~/features/identity/auth.server";
 import { DEFAULT_RETURN_PATH, safeReturnPath } from "~/features/identity/return-path";
 import { takeReturnPath } from "~/features/identity/return-path.server";
-import { secondFactorPendingCookie } from "~/features/identity/second-factor.server";
+import {
+  closeSecondFactorChallenge,
+  pendingSecondFactor,
+} from "~/features/identity/second-factor.server";
 import { getViewer, revokeSessionToken, staffRoleOf } from "~/features/identity/session.server";
 import { describeDevice } from "~/features/identity/user-agent";
 import { getDb } from "~/platform/db/database.server";
@@ -152,8 +155,8 @@ export async function passkeySignIn({ request, clientAddress }: Input) {
   const wait = await checkAccountLimits("sign-in", { clientAddress });
   if (wait !== undefined) return retry(wait);
   const from = { clientAddress, userAgent: request.headers.get("User-Agent") };
-  const pendingCookie = secondFactorPendingCookie();
-  const pending = await pendingCookie.parse(request);
+  // After a password: the account whose factor is asked for (Better Auth's challenge).
+  const pending = await pendingSecondFactor(request);
   let signedIn;
   try {
     signedIn = await auth.api.verifyPasskeyAuthentication({
@@ -197,7 +200,7 @@ export async function passkeySignIn({ request, clientAddress }: Input) {
       details: { puerta: doorPaths[door], metodo: "llave de acceso" },
     });
   const headers = cookiesOf(signedIn.headers);
-  if (pending) headers.append("Set-Cookie", await pendingCookie.clear());
+  if (pending) cookiesOf(await closeSecondFactorChallenge(request), headers);
   await clearSignInFailures({ clientAddress, email: user.email });
   // Where the visitor goes next, as after a password: `?volver=`, else the one kept at sign-up.
   const kept = await takeReturnPath(request);

@@ -31,6 +31,10 @@ export const secondFactorMessages = {
     title: "Código ya usado",
     description: "Ese código ya se ha usado. Espera a que tu aplicación muestre uno nuevo.",
   },
+  checkInProgress: {
+    title: "Ya se está comprobando un código",
+    description: "Espera un momento y vuelve a intentarlo.",
+  },
   challengeExpired: {
     title: "La verificación ha caducado",
     description: "Por seguridad, vuelve a introducir tu contraseña.",

@@ -84,12 +84,16 @@ async function toNewCodes(
   );
 }
 
-async function settingsOf(owner: Owner) {
+async function totpIsOn(userId: string): Promise<boolean> {
   const [row] = await getDb()
     .select({ enabled: users.twoFactorEnabled })
     .from(users)
-    .where(eq(users.id, owner.id));
-  const enabled = row?.enabled === true;
+    .where(eq(users.id, userId));
+  return row?.enabled === true;
+}
+
+async function settingsOf(owner: Owner) {
+  const enabled = await totpIsOn(owner.id);
   let recoveryCodesLeft: number | null = null;
   if (enabled) {
     try {
@@ -224,6 +228,9 @@ async function confirmEnrolment(
   fields: Record<string, string>,
   back: string,
 ) {
+  // Only an enrolment under way is confirmed: with the factor on, a code proves nothing new,
+  // and confirming again would end every session and log an enrolment that never happened.
+  if (await totpIsOn(owner.id)) return fail("alreadyEnabled", 409);
   const uri = pendingUri(fields.uri, owner);
   if (!uri) return fail("setupExpired", 400);
   const setup = await setupOf(uri);

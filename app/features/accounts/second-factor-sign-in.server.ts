@@ -1,13 +1,12 @@
 import { eq } from "drizzle-orm";
 import { recordStaffAction } from "~/features/audit/audit.server";
-import { authApiError, getAuth } from "~/features/identity/auth.server";
+import { authApiError, getAuth, withoutSessionCookies } from "~/features/identity/auth.server";
 import { DEFAULT_RETURN_PATH, returnPathOf, withReturnPath } from "~/features/identity/return-path";
 import { takeReturnPath } from "~/features/identity/return-path.server";
 import {
   claimTotpCode,
+  pendingSecondFactor,
   releaseTotpCode,
-  secondFactorPendingCookie,
-  type PendingSecondFactor,
 } from "~/features/identity/second-factor.server";
 import { revokeSessionToken, staffRoleOf } from "~/features/identity/session.server";
 import { getDb } from "~/platform/db/database.server";
@@ -30,8 +29,9 @@ import { hasPasskey } from "./passkeys.server";
 /**
  * The sign-in's second step (decision 044): after the right password, the code of the
  * authenticator app or one recovery code, as a plain form post (no JavaScript needed). Better
- * Auth checks the code against its signed challenge cookie and makes the session; we add the
- * rate limits, the replay record and the audit log.
+ * Auth checks the code against its signed challenge and makes the session; we add the rate
+ * limits, the replay record and the audit log, all keyed on the challenge's account: the one
+ * Better Auth will sign in (decision 063).
  */
 
 type ActionInput = { request: Request; clientAddress: string };
@@ -63,41 +63,29 @@ async function hasTotp(userId: string): Promise<boolean> {
 
 /**
  * After the right password of an account with a second factor: to the door's code page, with
- * Better Auth's challenge cookie (in `headers`) and ours naming the account. The page asked for
- * (`?volver=`) goes along.
+ * Better Auth's challenge cookie (in `headers`). The page asked for (`?volver=`) goes along.
  */
-export async function toSecondFactor(
-  { request }: ActionInput,
-  door: Door,
-  pending: PendingSecondFactor & { headers: Headers },
-) {
-  const headers = new Headers(pending.headers);
-  headers.append(
-    "Set-Cookie",
-    await secondFactorPendingCookie().serialize({ userId: pending.userId, email: pending.email }),
-  );
+export async function toSecondFactor({ request }: ActionInput, door: Door, challenge: Headers) {
   const back = door === "customers" ? returnPathOf(request.url) : undefined;
   return redirectWithToast(
     withReturnPath(doorPaths[door].code, back),
     { kind: "info", title: "Verificación en dos pasos" },
-    { headers },
+    { headers: challenge },
   );
 }
 
 /** Back to the password: the challenge ended (expired, or too many wrong codes). */
 async function backToPassword(door: Door, request: Request) {
-  const headers = { "Set-Cookie": await secondFactorPendingCookie().clear() };
   const back = door === "customers" ? returnPathOf(request.url) : undefined;
-  return redirectWithToast(
-    withReturnPath(doorPaths[door].signIn, back),
-    { kind: "info", ...secondFactorMessages.challengeExpired },
-    { headers },
-  );
+  return redirectWithToast(withReturnPath(doorPaths[door].signIn, back), {
+    kind: "info",
+    ...secondFactorMessages.challengeExpired,
+  });
 }
 
 /** The code page's loader: who is signing in and which factors they have; else the password. */
 export async function secondFactorSignInPage(request: Request, door: Door) {
-  const pending = await secondFactorPendingCookie().parse(request);
+  const pending = await pendingSecondFactor(request);
   if (!pending) throw await backToPassword(door, request);
   const [totp, passkey] = await Promise.all([hasTotp(pending.userId), hasPasskey(pending.userId)]);
   return { door, email: pending.email, totp, passkey };
@@ -106,7 +94,7 @@ export async function secondFactorSignInPage(request: Request, door: Door) {
 /** Staff accounts' failed second factors go to the audit log (decision 043's rule for failures). */
 async function auditFailure(
   { request, clientAddress }: ActionInput,
-  pending: PendingSecondFactor,
+  pending: { userId: string; email: string },
   reason: string,
   method: "totp" | "recovery",
 ) {
@@ -129,11 +117,13 @@ async function auditFailure(
 /**
  * The code step's action: `method=recovery` for a recovery code, otherwise the app's code.
  * Wrong codes count as wrong passwords (same limits, same back-off); a TOTP code already
- * accepted within its window is refused (replay); 5 wrong codes end the challenge.
+ * accepted within its window is refused (replay); 5 wrong codes end the challenge. One recovery
+ * check at a time per account: Better Auth rewrites the list of codes left, and two at once
+ * could both read it.
  */
 export async function secondFactorSignIn(input: ActionInput, door: Door) {
   const { request, clientAddress } = input;
-  const pending = await secondFactorPendingCookie().parse(request);
+  const pending = await pendingSecondFactor(request);
   if (!pending) return backToPassword(door, request);
   const fields = (await readForm(request))?.fields ?? {};
   const method = fields.method === "recovery" ? "recovery" : "totp";
@@ -151,34 +141,39 @@ export async function secondFactorSignIn(input: ActionInput, door: Door) {
     await auditFailure(input, pending, reason, method);
     return fail(message, 401, { field: "code" });
   };
-  const claimed = method === "totp" ? await claimTotpCode(pending.userId, code) : null;
-  if (method === "totp" && claimed === null) return wrong("código repetido", "codeReused");
+  const claimKey = method === "totp" ? code : RECOVERY_CHECK;
+  const claimed = await claimTotpCode(pending.userId, claimKey);
+  if (claimed === null)
+    return method === "totp"
+      ? wrong("código repetido", "codeReused")
+      : fail("checkInProgress", 409, { field: "code" });
 
+  let accepted = false;
   try {
     const auth = await getAuth();
-    const { headers, response } =
+    // Without a session cookie, Better Auth checks the challenge's account, and no other.
+    const headers = withoutSessionCookies(request.headers);
+    const verified =
       method === "totp"
-        ? await auth.api.verifyTOTP({
-            body: { code },
-            headers: request.headers,
-            returnHeaders: true,
-          })
-        : await auth.api.verifyBackupCode({
-            body: { code },
-            headers: request.headers,
-            returnHeaders: true,
-          });
-    const token = response.token;
+        ? await auth.api.verifyTOTP({ body: { code }, headers, returnHeaders: true })
+        : await auth.api.verifyBackupCode({ body: { code }, headers, returnHeaders: true });
+    const { token, user } = verified.response;
     if (!token) throw new Error("the second factor was accepted without a session");
-    return finishSecondFactorSignIn(input, door, {
-      headers,
+    if (user.id !== pending.userId) {
+      // Cannot happen while the challenge is the one record; refused and audited if it does.
+      await revokeSessionToken(token);
+      await auditFailure(input, pending, "cuenta distinta del reto", method);
+      return await backToPassword(door, request);
+    }
+    accepted = true;
+    return await finishSecondFactorSignIn(input, door, {
+      headers: verified.headers,
       token,
       userId: pending.userId,
       email: pending.email,
       via: method,
     });
   } catch (error) {
-    if (claimed !== null) await releaseTotpCode(pending.userId, code, claimed);
     const apiError = await authApiError(error);
     const reason = apiError?.body?.code;
     if (reason === "INVALID_CODE") return wrong("código incorrecto", "codeWrong");
@@ -192,8 +187,16 @@ export async function secondFactorSignIn(input: ActionInput, door: Door) {
       return backToPassword(door, request);
     getLogger().error({ err: error }, "a second-factor check failed");
     return fail("failed", 503);
+  } finally {
+    // A wrong app code is not a use (it may be typed again, corrected); a recovery check
+    // always lets the next one run.
+    if (method === "recovery" || !accepted)
+      await releaseTotpCode(pending.userId, claimKey, claimed);
   }
 }
+
+/** The claim that lets one recovery check of an account run at a time (never a TOTP code). */
+const RECOVERY_CHECK = "recovery";
 
 /**
  * The end of a sign-in that passed its second factor, whichever it was (this code page, or a
@@ -213,7 +216,6 @@ export async function finishSecondFactorSignIn(
 ) {
   const { request, clientAddress } = input;
   const headers = new Headers(done.headers);
-  headers.append("Set-Cookie", await secondFactorPendingCookie().clear());
   await clearSignInFailures({ clientAddress, email: done.email });
   const role = await staffRoleOf(done.userId);
   if (door === "staff" && !role) {
@@ -223,9 +225,7 @@ export async function finishSecondFactorSignIn(
       failure: { email: done.email, reason: "not_staff" },
     });
     // Better Auth's session cookie is not passed on: that session is already ended.
-    return fail("adminDenied", 403, {
-      headers: { "Set-Cookie": await secondFactorPendingCookie().clear() },
-    });
+    return fail("adminDenied", 403);
   }
   await auditSignIn(input, door === "staff" ? "staff" : "customer", {
     ok: true,

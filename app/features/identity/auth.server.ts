@@ -16,6 +16,7 @@ import { getMailWorker } from "~/platform/mail/mailer.server";
 import { enqueueMails, type OutgoingMail } from "~/platform/mail/outbox.server";
 import { passwordResetMail, verificationMail } from "./auth-mails.server";
 import { passkeyPlugin } from "./passkey-plugin.server";
+import { CHALLENGE_SECONDS, secondFactorChallengePlugin } from "./second-factor-challenge.server";
 import { PASSWORD_LIMITS } from "./identity-rules";
 import { rememberVerification, verificationLinkHook } from "./verification-link.server";
 
@@ -44,7 +45,7 @@ const SECOND_FACTOR_OPTIONS = (issuer: string) =>
     issuer,
     totpOptions: { digits: 6, period: 30 },
     backupCodeOptions: { amount: 10, length: 10, storeBackupCodes: "encrypted" },
-    twoFactorCookieMaxAge: 10 * 60,
+    twoFactorCookieMaxAge: CHALLENGE_SECONDS,
     accountLockout: { enabled: false },
   }) as const;
 
@@ -57,19 +58,41 @@ export function hasSessionCookie(request: Request): boolean {
 }
 
 /**
+ * The request's headers without its session cookies: the sign-in's code step hands these to
+ * Better Auth, which would otherwise check the code of a session the browser already holds
+ * instead of the challenge's account (decision 063).
+ */
+export function withoutSessionCookies(headers: Headers): Headers {
+  const kept = new Headers(headers);
+  const cookies = (headers.get("Cookie") ?? "")
+    .split(";")
+    .map((pair) => pair.trim())
+    .filter((pair) => pair && !/^(?:__Secure-)?vd\.session_(?:token|data)=/.test(pair));
+  kept.set("Cookie", cookies.join("; "));
+  return kept;
+}
+
+/**
  * Better Auth is imported on first use, not with the server's modules: loading it is a third of
  * their loading time, and anonymous visitors never need it. `startAuthLoading` warms it up while
  * the server waits for its database to open (decision 060).
  */
 export async function createAuth(db: Database, config: AppConfig) {
-  const [{ betterAuth }, { drizzleAdapter }, { twoFactor }, passkey, afterVerificationLink] =
-    await Promise.all([
-      import("better-auth"),
-      import("better-auth/adapters/drizzle"),
-      import("better-auth/plugins/two-factor"),
-      passkeyPlugin(config),
-      verificationLinkHook(),
-    ]);
+  const [
+    { betterAuth },
+    { drizzleAdapter },
+    { twoFactor },
+    passkey,
+    secondFactorChallenge,
+    afterVerificationLink,
+  ] = await Promise.all([
+    import("better-auth"),
+    import("better-auth/adapters/drizzle"),
+    import("better-auth/plugins/two-factor"),
+    passkeyPlugin(config),
+    secondFactorChallengePlugin(),
+    verificationLinkHook(),
+  ]);
   const mailContext = { brandName: config.company.brandName, siteUrl: config.siteUrl };
   const queue = async (mail: OutgoingMail) => {
     await enqueueMails(db, [mail]);
@@ -93,7 +116,11 @@ export async function createAuth(db: Database, config: AppConfig) {
         passkey: passkeys,
       },
     }),
-    plugins: [twoFactor(SECOND_FACTOR_OPTIONS(config.company.brandName)), passkey],
+    plugins: [
+      twoFactor(SECOND_FACTOR_OPTIONS(config.company.brandName)),
+      passkey,
+      secondFactorChallenge,
+    ],
     emailAndPassword: {
       enabled: true,
       requireEmailVerification: true,

@@ -2,7 +2,10 @@ import { and, eq, exists, lt, sql } from "drizzle-orm";
 import type { Database } from "~/platform/db/client.server";
 import { getDb } from "~/platform/db/database.server";
 import { passkeys, sessions, totpUsedCodes, twoFactors, users } from "~/platform/db/schema";
-import { signUpJourneyCookie } from "./journey-cookies.server";
+import { getAuth } from "./auth.server";
+import type { PendingSecondFactor } from "./second-factor-challenge.server";
+
+export type { PendingSecondFactor };
 
 /**
  * Second factors (decision 044). Better Auth's two-factor plugin holds the TOTP secret and the
@@ -111,27 +114,26 @@ export async function removeSecondFactor(
 }
 
 /**
- * Between the password and the code: who is signing in, so the code page can say so and the
- * replay record knows the account. Better Auth's own signed cookie (`vd.two_factor`) is what
- * proves the password was right; this one only carries the account's id and address, signed,
- * for as long as Better Auth's challenge lasts (10 minutes).
+ * Between the password and the second factor: the account whose factor is asked for, read from
+ * Better Auth's challenge (its signed cookie and its `verifications` row, 10 minutes), or null
+ * when the request has no live one (decision 063).
  */
-export function secondFactorPendingCookie() {
-  const cookie = signUpJourneyCookie("vd_second_factor");
-  return {
-    async serialize(pending: PendingSecondFactor) {
-      return cookie.serialize(pending, { maxAge: 10 * 60 });
-    },
-    async parse(request: Request): Promise<PendingSecondFactor | null> {
-      const value: unknown = await cookie.parse(request.headers.get("Cookie"));
-      if (!value || typeof value !== "object") return null;
-      const { userId, email } = value as Record<string, unknown>;
-      return typeof userId === "string" && typeof email === "string" ? { userId, email } : null;
-    },
-    async clear() {
-      return cookie.serialize("", { maxAge: 0 });
-    },
-  };
+export async function pendingSecondFactor(request: Request): Promise<PendingSecondFactor | null> {
+  return (await getAuth()).api.pendingSecondFactor({ headers: request.headers });
 }
 
-export type PendingSecondFactor = { userId: string; email: string };
+/** A challenge for a passkey-only account after its password: the headers setting its cookie. */
+export async function openSecondFactorChallenge(userId: string): Promise<Headers> {
+  const { headers } = await (
+    await getAuth()
+  ).api.openSecondFactorChallenge({ body: { userId }, returnHeaders: true });
+  return headers;
+}
+
+/** Ends the request's challenge (a passkey finished the sign-in): headers clearing its cookie. */
+export async function closeSecondFactorChallenge(request: Request): Promise<Headers> {
+  const { headers } = await (
+    await getAuth()
+  ).api.closeSecondFactorChallenge({ headers: request.headers, returnHeaders: true });
+  return headers;
+}

@@ -1,0 +1,254 @@
+import { and, eq } from "drizzle-orm";
+import { describe, expect, it } from "vitest";
+import { adminSignIn, customerSignIn } from "~/features/accounts/account-actions.server";
+import { secondFactorSettingsAction } from "~/features/accounts/second-factor-settings.server";
+import { secondFactorSignIn } from "~/features/accounts/second-factor-sign-in.server";
+import { getAuth } from "~/features/identity/auth.server";
+import { getConfig } from "~/platform/config.server";
+import { sessions, staffAuditLog } from "~/platform/db/schema";
+import { enrolTotp, formPost, signedInAdmin, signedInCustomer } from "../support/customer-session";
+import { totpCode, totpStep } from "../support/totp";
+import { setupTestDatabase } from "../support/test-database";
+
+/**
+ * The identity attack suite (issue 36, decision 063): one test per attack an earlier review
+ * reproduced live, and per OWASP ASVS 5.0 V6/V7 requirement the table in
+ * docs/security/asvs-v6-v7.md maps here. Each drives the real actions with the requests an
+ * attacker would send.
+ */
+const database = setupTestDatabase();
+
+type Answer = Response | { init: { status?: number } | null; data: unknown };
+const statusOf = (answer: Answer) =>
+  answer instanceof Response ? answer.status : (answer.init?.status ?? 200);
+
+/** The cookies an answer sets, merged into a Cookie header (later values win). */
+function jar(before: string, answer: Response) {
+  const cookies = new Map(
+    before
+      .split("; ")
+      .filter(Boolean)
+      .map((pair) => [pair.split("=")[0]!, pair] as const),
+  );
+  for (const value of answer.headers.getSetCookie()) {
+    const pair = value.split(";")[0]!;
+    if (/Max-Age=0/i.test(value)) cookies.delete(pair.split("=")[0]!);
+    else cookies.set(pair.split("=")[0]!, pair);
+  }
+  return [...cookies.values()].join("; ");
+}
+
+const cookieNamed = (header: string, name: RegExp) =>
+  header.split("; ").find((pair) => name.test(pair.split("=")[0]!));
+
+const auditOf = (userId: string) =>
+  database.db.select().from(staffAuditLog).where(eq(staffAuditLog.targetId, userId));
+
+describe("finding 1: the second factor is bound to its sign-in", () => {
+  it("refuses a used code replayed with another account's pending state, and audits it against the administrator", async () => {
+    const adminEmail = "admin-reto@example.com";
+    const adminPassword = "Adm-contraseña-reto-1";
+    const admin = await signedInAdmin(adminEmail, { password: adminPassword });
+    const customerEmail = "atacante@example.com";
+    const customerPassword = "contraseña-atacante-1";
+    const customer = await signedInCustomer(customerEmail, { password: customerPassword });
+    await enrolTotp(customer.cookie, customerPassword);
+
+    // The administrator signs in with a code; the attacker saw it.
+    const usedCode = totpCode(admin.secret!, totpStep() + 1);
+    const adminChallenge = jar(
+      "",
+      (await adminSignIn({
+        request: formPost("/login", { email: adminEmail, password: adminPassword }),
+        clientAddress: "192.0.2.10",
+      })) as Response,
+    );
+    const legitimate = await secondFactorSignIn(
+      {
+        request: formPost("/login/verificacion", { code: usedCode }, adminChallenge),
+        clientAddress: "192.0.2.10",
+      },
+      "staff",
+    );
+    expect(statusOf(legitimate)).toBe(302);
+
+    // The attacker: her own account's pending state, the administrator's password challenge.
+    const own = jar(
+      "",
+      (await customerSignIn({
+        request: formPost("/login-cliente", { email: customerEmail, password: customerPassword }),
+        clientAddress: "198.51.100.7",
+      })) as Response,
+    );
+    const stolenChallenge = (await adminSignIn({
+      request: formPost("/login", { email: adminEmail, password: adminPassword }),
+      clientAddress: "198.51.100.7",
+    })) as Response;
+    const adminTwoFactor = cookieNamed(jar("", stolenChallenge), /two_factor$/)!;
+    const mixed = jar(own, new Response(null, { headers: { "Set-Cookie": adminTwoFactor } }));
+
+    const replay = await secondFactorSignIn(
+      {
+        request: formPost("/login-cliente/verificacion", { code: usedCode }, mixed),
+        clientAddress: "198.51.100.7",
+      },
+      "customers",
+    );
+    expect(statusOf(replay)).toBe(401);
+    if (replay instanceof Response) expect(jar("", replay)).not.toMatch(/session_token=/);
+    // Refused against the administrator's account, the one the challenge would have opened.
+    const rows = await auditOf(admin.userId);
+    expect(rows.find((row) => row.action === "staff.second_factor_failed")).toMatchObject({
+      actorId: admin.userId,
+      targetId: admin.userId,
+      details: { motivo: "código repetido" },
+    });
+  });
+
+  it("checks the challenge's account even when the browser also holds a session", async () => {
+    const adminEmail = "admin-sesion@example.com";
+    const adminPassword = "Adm-contraseña-reto-2";
+    const admin = await signedInAdmin(adminEmail, { password: adminPassword });
+    const customerPassword = "contraseña-atacante-2";
+    const customer = await signedInCustomer("atacante-2@example.com", {
+      password: customerPassword,
+    });
+    const attacker = await enrolTotp(customer.cookie, customerPassword);
+    const challenge = jar(
+      "",
+      (await adminSignIn({
+        request: formPost("/login", { email: adminEmail, password: adminPassword }),
+        clientAddress: "198.51.100.8",
+      })) as Response,
+    );
+    // The attacker's own valid code, sent with her own session and the administrator's challenge.
+    const answer = await secondFactorSignIn(
+      {
+        request: formPost(
+          "/login/verificacion",
+          { code: totpCode(attacker.secret) },
+          `${challenge}; ${attacker.cookie}`,
+        ),
+        clientAddress: "198.51.100.8",
+      },
+      "staff",
+    );
+    expect(statusOf(answer)).toBe(401);
+    expect((await auditOf(admin.userId)).map((row) => row.action)).toContain(
+      "staff.second_factor_failed",
+    );
+  });
+
+  it("lets a challenge expire on the server: a kept cookie is worthless after 10 minutes", async () => {
+    const email = "caduca@example.com";
+    const password = "Adm-contraseña-reto-3";
+    const admin = await signedInAdmin(email, { password });
+    const challenge = jar(
+      "",
+      (await adminSignIn({
+        request: formPost("/login", { email, password }),
+        clientAddress: "192.0.2.11",
+      })) as Response,
+    );
+    const { verifications } = await import("~/platform/db/schema");
+    const { like } = await import("drizzle-orm");
+    await database.db
+      .update(verifications)
+      .set({ expiresAt: new Date(Date.now() - 1000) })
+      .where(and(like(verifications.identifier, "2fa-%"), eq(verifications.value, admin.userId)));
+    const answer = await secondFactorSignIn(
+      {
+        request: formPost("/login/verificacion", { code: totpCode(admin.secret!) }, challenge),
+        clientAddress: "192.0.2.11",
+      },
+      "staff",
+    );
+    expect(statusOf(answer)).toBe(302);
+    expect((answer as Response).headers.get("Location")).toBe("/login");
+  });
+});
+
+describe("finding 5: confirming an enrolment while the factor is on", () => {
+  it("is refused: no false enrolment row, no session ended", async () => {
+    const email = "ya-activada@example.com";
+    const password = "Adm-contraseña-conf-1";
+    const admin = await signedInAdmin(email, { password });
+    const staff = {
+      id: admin.userId,
+      email,
+      emailVerified: true,
+      createdAt: new Date().toISOString(),
+      role: "admin" as const,
+      clientAddress: "192.0.2.12",
+      userAgent: null,
+    };
+    const before = await database.db
+      .select()
+      .from(sessions)
+      .where(eq(sessions.userId, admin.userId));
+    const issuer = getConfig().company.brandName;
+    const uri = `otpauth://totp/${encodeURIComponent(`${issuer}:${email}`)}?secret=JBSWY3DPEHPK3PXPJBSWY3DP&issuer=x`;
+    const answer = await secondFactorSettingsAction(
+      {
+        request: formPost(
+          "/admin/seguridad",
+          { intent: "confirm", uri, code: totpCode(admin.secret!, totpStep() - 1) },
+          admin.cookie,
+        ),
+        clientAddress: "192.0.2.12",
+      },
+      staff,
+      "/admin/seguridad",
+    );
+    expect(statusOf(answer as Answer)).toBe(409);
+    const after = await database.db
+      .select()
+      .from(sessions)
+      .where(eq(sessions.userId, admin.userId));
+    expect(after.length).toBe(before.length);
+    const enrolments = (await auditOf(admin.userId)).filter(
+      (row) => row.action === "factor.enrolled",
+    );
+    expect(enrolments).toHaveLength(0);
+  });
+});
+
+describe("finding 8: six parallel uses of one recovery code", () => {
+  it("give one sign-in and plain refusals, never a 503", async () => {
+    const email = "recuperacion@example.com";
+    const password = "Adm-contraseña-rec-1";
+    const admin = await signedInAdmin(email, { password });
+    const { backupCodes } = await (
+      await getAuth()
+    ).api.viewBackupCodes({ body: { userId: admin.userId } });
+    const code = backupCodes[0]!;
+    const challenges = await Promise.all(
+      Array.from({ length: 6 }, async (_, index) =>
+        jar(
+          "",
+          (await adminSignIn({
+            request: formPost("/login", { email, password }),
+            clientAddress: `192.0.2.${30 + index}`,
+          })) as Response,
+        ),
+      ),
+    );
+    const answers = await Promise.all(
+      challenges.map((challenge, index) =>
+        secondFactorSignIn(
+          {
+            request: formPost("/login/verificacion", { method: "recovery", code }, challenge),
+            clientAddress: `192.0.2.${30 + index}`,
+          },
+          "staff",
+        ),
+      ),
+    );
+    const statuses = answers.map(statusOf);
+    const signedIn = answers.filter(
+      (answer) => answer instanceof Response && jar("", answer).includes("session_token="),
+    );
+    expect(signedIn).toHaveLength(1);
+    expect(statuses.filter((status) => status >= 500)).toEqual([]);
+  });
+});
