@@ -15,7 +15,7 @@ export const featureDependencies = {
     "legal",
     "catalogue",
   ],
-  privacy: ["customer-area", "support", "payments", "identity", "catalogue"],
+  privacy: ["customer-area", "support", "payments", "audit", "identity", "catalogue"],
   "customer-area": ["accounts", "support", "payments", "identity", "catalogue"],
   accounts: ["audit", "identity", "catalogue"],
   support: ["audit", "identity", "catalogue"],

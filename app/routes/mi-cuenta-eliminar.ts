@@ -6,8 +6,9 @@ import {
   deleteAccountOnRequest,
 } from "~/features/privacy/account-deletion.server";
 
-export async function action({ request }: Route.ActionArgs) {
-  return deleteAccountOnRequest(request, await requireCustomer(request));
+export async function action({ request, context }: Route.ActionArgs) {
+  const viewer = await requireCustomer(request);
+  return deleteAccountOnRequest({ request, clientAddress: context.clientAddress }, viewer);
 }
 
 export function loader() {

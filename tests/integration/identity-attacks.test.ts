@@ -1,12 +1,19 @@
-import { and, eq } from "drizzle-orm";
+import { and, eq, notInArray } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { adminSignIn, customerSignIn } from "~/features/accounts/account-actions.server";
 import { secondFactorSettingsAction } from "~/features/accounts/second-factor-settings.server";
 import { secondFactorSignIn } from "~/features/accounts/second-factor-sign-in.server";
 import { getAuth } from "~/features/identity/auth.server";
+import { deleteAccountOnRequest } from "~/features/privacy/account-deletion.server";
 import { getConfig } from "~/platform/config.server";
-import { sessions, staffAuditLog } from "~/platform/db/schema";
-import { enrolTotp, formPost, signedInAdmin, signedInCustomer } from "../support/customer-session";
+import { sessions, staffAuditLog, userRoles, users } from "~/platform/db/schema";
+import {
+  enrolTotp,
+  formPost,
+  signedInAdmin,
+  signedInCustomer,
+  viewerOf,
+} from "../support/customer-session";
 import { totpCode, totpStep } from "../support/totp";
 import { setupTestDatabase } from "../support/test-database";
 
@@ -250,5 +257,43 @@ describe("finding 8: six parallel uses of one recovery code", () => {
     );
     expect(signedIn).toHaveLength(1);
     expect(statuses.filter((status) => status >= 500)).toEqual([]);
+  });
+});
+
+describe("finding 3: the last administrator", () => {
+  it("cannot delete her own account; another administrator's deletion is audited", async () => {
+    const lastPassword = "Adm-contraseña-ultima-1";
+    const last = await signedInAdmin("ultima-admin@example.com", { password: lastPassword });
+    const otherPassword = "Adm-contraseña-otra-1";
+    const other = await signedInAdmin("otra-admin@example.com", { password: otherPassword });
+    // Only these two are administrators in this file's database from here on.
+    await database.db
+      .delete(userRoles)
+      .where(
+        and(eq(userRoles.role, "admin"), notInArray(userRoles.userId, [last.userId, other.userId])),
+      );
+    const deleteOwn = async (cookie: string, password: string) =>
+      (await deleteAccountOnRequest(
+        {
+          request: formPost("/mi-cuenta/eliminar", { confirmation: "ELIMINAR", password }, cookie),
+          clientAddress: "192.0.2.40",
+        },
+        (await viewerOf(cookie))!,
+      )) as Response;
+
+    const first = await deleteOwn(other.cookie, otherPassword);
+    expect(first.headers.get("Location")).toBe("/");
+    expect(await database.db.select().from(users).where(eq(users.id, other.userId))).toEqual([]);
+    expect(
+      (await auditOf(other.userId)).find((row) => row.action === "account.deleted"),
+    ).toMatchObject({
+      actorId: other.userId,
+      targetId: other.userId,
+      clientAddress: "192.0.2.40",
+    });
+
+    const refused = await deleteOwn(last.cookie, lastPassword);
+    expect(refused.headers.get("Location")).toBe("/mi-cuenta?tab=configuracion");
+    expect(await database.db.select().from(users).where(eq(users.id, last.userId))).toHaveLength(1);
   });
 });

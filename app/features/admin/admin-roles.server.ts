@@ -1,5 +1,6 @@
 import { eq } from "drizzle-orm";
 import { recordStaffAction, type AuditActor } from "~/features/audit/audit.server";
+import { lockAdministrators } from "~/features/identity/administrators.server";
 import { staffRoleLabels, type StaffRole } from "~/features/identity/staff-roles";
 import type { Database } from "~/platform/db/client.server";
 import { userActivityLog, userRoles, users } from "~/platform/db/schema";
@@ -24,11 +25,7 @@ export async function setStaffRole(
 ): Promise<RoleChange> {
   if (userId === actor.id) return { ok: false, reason: "ownRole" };
   return db.transaction(async (tx) => {
-    const admins = await tx
-      .select({ userId: userRoles.userId })
-      .from(userRoles)
-      .where(eq(userRoles.role, "admin"))
-      .for("update");
+    const admins = await lockAdministrators(tx);
     const [user] = await tx
       .select({ email: users.email, emailVerified: users.emailVerified })
       .from(users)

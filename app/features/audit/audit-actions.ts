@@ -14,6 +14,7 @@ export const auditActionLabels = {
   "factor.recovery_code_used": "Código de recuperación usado",
   "staff.second_factor_failed": "Segundo factor fallido",
   "passkey.added": "Llave de acceso añadida",
+  "account.deleted": "Cuenta del equipo eliminada",
   "passkey.renamed": "Llave de acceso renombrada",
   "passkey.removed": "Llave de acceso eliminada",
   "session.revoked": "Sesión cerrada en otro dispositivo",

@@ -1,5 +1,6 @@
 import { eq } from "drizzle-orm";
 import { redirect } from "react-router";
+import type { Database } from "~/platform/db/client.server";
 import { getDb } from "~/platform/db/database.server";
 import { sessions, userRoles } from "~/platform/db/schema";
 import { unlessDatabaseAway } from "~/platform/http/maintenance.server";
@@ -81,8 +82,11 @@ function customerLoginFor(request: Request): string {
 }
 
 /** The account's staff role (one at most), or null for a customer. */
-export async function staffRoleOf(userId: string): Promise<StaffRole | null> {
-  const [row] = await getDb()
+export async function staffRoleOf(
+  userId: string,
+  db: Pick<Database, "select"> = getDb(),
+): Promise<StaffRole | null> {
+  const [row] = await db
     .select({ role: userRoles.role })
     .from(userRoles)
     .where(eq(userRoles.userId, userId));

@@ -11,6 +11,11 @@ export const accountDataMessages = {
     title: "Demasiados intentos",
     description: "Espera unos minutos antes de volver a intentarlo. Tu cuenta no se ha eliminado.",
   },
+  lastAdministrator: {
+    title: "No puedes eliminar tu cuenta",
+    description:
+      "Eres la única persona con el rol Administrador. Da ese rol a otra persona antes de eliminar tu cuenta.",
+  },
   deleteFailed: { title: "Error al eliminar la cuenta. Contacta con soporte." },
   deleted: { title: "Cuenta eliminada correctamente" },
 } as const;

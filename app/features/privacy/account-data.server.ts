@@ -1,7 +1,9 @@
 import { deliveryStatusLabel } from "~/features/payments/after-sale-status";
 import { asc, desc, eq, inArray } from "drizzle-orm";
 import { userStatsOf } from "~/features/customer-area/account-overview.server";
-import type { Viewer } from "~/features/identity/session.server";
+import { recordStaffAction } from "~/features/audit/audit.server";
+import { isLastAdministrator } from "~/features/identity/administrators.server";
+import { staffRoleOf, type Viewer } from "~/features/identity/session.server";
 import { pseudonymiseBilling } from "~/features/payments/billing-erasure.server";
 import { purchaseStatusLabel } from "~/features/payments/purchase-status";
 import {
@@ -177,13 +179,30 @@ async function ticketsWithMessages(userId: string) {
  * methods, roles, and the support tickets with their messages and attachments; pending reset links go too. Purchases and activity stay for the accounts
  * the law requires, no longer linked to anyone (their user id becomes null); the payments and
  * customer totals stay too, with the e-mail replaced by a pseudonym and the name dropped
- * (decision 012).
+ * (decision 012). A staff account's deletion is written to the audit log in the same
+ * transaction; the last administrator's is refused, as a role change would be (decision 063).
  */
-export async function deleteAccountData(viewer: Viewer): Promise<void> {
-  await getDb().transaction(async (tx) => {
+export async function deleteAccountData(
+  viewer: Viewer,
+  from: { clientAddress: string | null; userAgent: string | null } = {
+    clientAddress: null,
+    userAgent: null,
+  },
+): Promise<{ ok: true } | { ok: false; reason: "lastAdministrator" }> {
+  return getDb().transaction(async (tx) => {
+    if (await isLastAdministrator(tx, viewer.id)) return { ok: false, reason: "lastAdministrator" };
+    const role = await staffRoleOf(viewer.id, tx);
+    if (role)
+      await recordStaffAction(tx, {
+        actor: { id: viewer.id, email: viewer.email, role, ...from },
+        action: "account.deleted",
+        target: viewer.id,
+        details: { email: viewer.email, rol: role },
+      });
     // First, while the purchases still name the user.
     await pseudonymiseBilling(tx, { userId: viewer.id, email: viewer.email });
     await tx.delete(verifications).where(eq(verifications.value, viewer.id));
     await tx.delete(users).where(eq(users.id, viewer.id));
+    return { ok: true };
   });
 }

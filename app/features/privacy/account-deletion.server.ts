@@ -51,7 +51,10 @@ async function passwordMatches(request: Request, password: string): Promise<bool
  * GDPR erasure, confirmed by typing ELIMINAR and the current password (so a signed-in browser
  * left unattended is not enough); the server checks both, and limits the password attempts.
  */
-export async function deleteAccountOnRequest(request: Request, viewer: Viewer) {
+export async function deleteAccountOnRequest(
+  { request, clientAddress }: { request: Request; clientAddress: string },
+  viewer: Viewer,
+) {
   const { confirmation, password } = await readForm(request);
   if (confirmation !== DELETE_CONFIRMATION) return backToSettings("confirmationMismatch");
   if (password === "") return backToSettings("passwordRequired");
@@ -60,7 +63,11 @@ export async function deleteAccountOnRequest(request: Request, viewer: Viewer) {
     return backToSettings("tooManyAttempts", { "Retry-After": String(limit.retryAfterSeconds) });
   try {
     if (!(await passwordMatches(request, password))) return backToSettings("wrongPassword");
-    await deleteAccountData(viewer);
+    const deleted = await deleteAccountData(viewer, {
+      clientAddress,
+      userAgent: request.headers.get("User-Agent"),
+    });
+    if (!deleted.ok) return backToSettings(deleted.reason);
   } catch (error) {
     getLogger().error({ err: error }, "deleting an account failed");
     return backToSettings("deleteFailed");
