@@ -46,6 +46,7 @@ import { requestLog } from "~/platform/http/request-log.server";
 import { addressIsPlain, refuseMalformedAddress } from "~/platform/http/request-url.server";
 import { redirectExtraSlashes } from "~/platform/http/trailing-slash.server";
 import { getLogger } from "~/platform/logger.server";
+import { makePrivate } from "~/platform/private-files";
 import { flushErrorReporting, startErrorReporting } from "~/platform/error-reporting.server";
 import {
   answerScrape,
@@ -392,6 +393,12 @@ export async function startServer(options: ServerOptions = {}): Promise<Server> 
     throw error;
   }
   const logger = getLogger();
+  const tightened = makePrivate(config.dataDir);
+  if (tightened > 0)
+    logger.warn(
+      { dataDir: config.dataDir, entries: tightened },
+      "DATA_DIR: permisos restringidos al usuario del servidor (0700 y 0600)",
+    );
   if (!config.isProduction) {
     logger.info(
       { dataDir: config.dataDir },

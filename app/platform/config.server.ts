@@ -374,7 +374,7 @@ export function parseConfig(source: NodeJS.ProcessEnv): AppConfig {
 function localSecret(dataDir: string, name: string): string {
   const file = path.join(dataDir, name);
   if (existsSync(file)) return readFileSync(file, "utf8").trim();
-  mkdirSync(dataDir, { recursive: true });
+  mkdirSync(dataDir, { recursive: true, mode: 0o700 });
   const secret = randomBytes(32).toString("hex");
   writeFileSync(file, secret, { mode: 0o600 });
   return secret;

@@ -6,6 +6,7 @@
  */
 import path from "node:path";
 import { embeddedDataDirIn } from "../data-dir";
+import { makePrivate } from "../private-files";
 import { PgliteThread, type EmbeddedClient } from "./pglite-thread.server";
 
 /** Where the server keeps its embedded database, and the migrated template a new one copies. */
@@ -45,6 +46,8 @@ export function takeStartedEarly(dataDir: string): EmbeddedClient | undefined {
 export function startConfiguredPgliteEarly(threadScript: URL) {
   const dataDir = embeddedDataDirIn(process.env);
   if (dataDir === undefined) return;
+  // Before the worker creates a file: it inherits the umask, and old files are tightened.
+  makePrivate(dataDir);
   const location = embeddedDatabaseLocation(dataDir);
   startPgliteEarly(location.dataDir, location.template, threadScript);
 }

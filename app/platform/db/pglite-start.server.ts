@@ -6,6 +6,7 @@
 import path from "node:path";
 import { constants, cpSync, existsSync, mkdirSync, renameSync, rmdirSync, rmSync } from "node:fs";
 import { PGlite } from "@electric-sql/pglite";
+import { restrictNewFiles, tightenTree } from "../private-files";
 import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm";
 
 /** The extensions the migrations create (trigram search for the admin lists). */
@@ -32,6 +33,7 @@ function seedFromTemplate(dataDir: string, template?: string) {
   rmSync(staging, { recursive: true, force: true });
   // A cheap clone where the file system shares blocks, a plain copy elsewhere.
   cpSync(template, staging, { recursive: true, mode: constants.COPYFILE_FICLONE });
+  tightenTree(staging);
   try {
     if (existsSync(dataDir)) rmdirSync(dataDir);
     renameSync(staging, dataDir);
@@ -48,8 +50,15 @@ export function createPglite(dataDir: string | "memory", template?: string, imag
       extensions: pgliteExtensions,
       startParams: pgliteStartParams,
     });
-  mkdirSync(path.dirname(dataDir), { recursive: true });
+  mkdirSync(path.dirname(dataDir), { recursive: true, mode: 0o700 });
   seedFromTemplate(dataDir, template);
-  mkdirSync(dataDir, { recursive: true });
-  return new PGlite(dataDir, { extensions: pgliteExtensions, startParams: pgliteStartParams });
+  mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+  restrictNewFiles();
+  const pglite = new PGlite(dataDir, {
+    extensions: pgliteExtensions,
+    startParams: pgliteStartParams,
+  });
+  // A first start unpacks PGlite's cluster with the archive's modes (0666): private once there.
+  void pglite.waitReady.then(() => tightenTree(dataDir)).catch(() => undefined);
+  return pglite;
 }
