@@ -1,7 +1,7 @@
 import type { Route } from "./+types/pago-exitoso";
 import { accountTabPath } from "~/features/customer-area/account-tabs";
 import { getViewer } from "~/features/identity/session.server";
-import { paymentReceipt } from "~/features/payments/payment-receipt.server";
+import { paymentSuccess } from "~/features/payments/payment-receipt.server";
 import {
   PaymentSuccessPage,
   RECEIPT_REFRESH_SECONDS,
@@ -22,11 +22,17 @@ export const meta: Route.MetaFunction = ({ matches, loaderData }) => [
 
 export async function loader({ request }: Route.LoaderArgs) {
   const { viewer } = await getViewer(request);
-  return { receipt: await paymentReceipt(viewer, new URL(request.url)) };
+  return paymentSuccess(viewer, new URL(request.url));
 }
 
 const links = { purchases: accountTabPath("compras"), support: accountTabPath("soporte") };
 
 export default function PaymentSuccess({ loaderData }: Route.ComponentProps) {
-  return <PaymentSuccessPage receipt={loaderData.receipt} links={links} />;
+  return (
+    <PaymentSuccessPage
+      receipt={loaderData.receipt}
+      serviceName={loaderData.serviceName}
+      links={links}
+    />
+  );
 }

@@ -179,13 +179,19 @@ test("every spec route answers, later features with their placeholder", async ({
   }
 });
 
-test("/pago-exitoso names the service as text and falls back to 'servicio'", async ({ page }) => {
+test("/pago-exitoso names a service of the catalogue, never the address's text, else 'servicio'", async ({
+  page,
+}) => {
   await openPage(page, "/pago-exitoso?service=Desarrollo%20Web");
   await expect(page.getByText("Has contratado: Desarrollo Web")).toBeVisible();
   await openPage(page, "/pago-exitoso");
   await expect(page.getByText("Has contratado: servicio")).toBeVisible();
+  // Issue 36, item 7: a link could make the page say anything.
+  await openPage(page, "/pago-exitoso?service=HACKME");
+  await expect(page.getByText("Has contratado: servicio")).toBeVisible();
+  await expect(page.getByRole("main")).not.toContainText("HACKME");
   await openPage(page, "/pago-exitoso?service=%3Cimg%20src%3Dx%20onerror%3Dalert(1)%3E");
-  await expect(page.getByText("Has contratado: <img src=x onerror=alert(1)>")).toBeVisible();
+  await expect(page.getByText("Has contratado: servicio")).toBeVisible();
   await expect(page.locator("main img")).toHaveCount(0);
 });
 

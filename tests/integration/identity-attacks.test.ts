@@ -1,12 +1,27 @@
 import { and, eq, notInArray } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { adminSignIn, customerSignIn } from "~/features/accounts/account-actions.server";
+import {
+  adminSignIn,
+  customerSignIn,
+  requestPasswordReset,
+  resetPassword,
+} from "~/features/accounts/account-actions.server";
+import { staffPanel } from "~/features/admin/admin-panel.server";
+import { staffCustomerPage } from "~/features/admin/customer-page.server";
+import { paymentSuccess } from "~/features/payments/payment-receipt.server";
 import { secondFactorSettingsAction } from "~/features/accounts/second-factor-settings.server";
 import { secondFactorSignIn } from "~/features/accounts/second-factor-sign-in.server";
 import { getAuth } from "~/features/identity/auth.server";
 import { deleteAccountOnRequest } from "~/features/privacy/account-deletion.server";
 import { getConfig } from "~/platform/config.server";
-import { sessions, staffAuditLog, userRoles, users } from "~/platform/db/schema";
+import {
+  customers,
+  sessions,
+  staffAuditLog,
+  userRoles,
+  users,
+  verifications,
+} from "~/platform/db/schema";
 import {
   enrolTotp,
   formPost,
@@ -295,5 +310,79 @@ describe("finding 3: the last administrator", () => {
     const refused = await deleteOwn(last.cookie, lastPassword);
     expect(refused.headers.get("Location")).toBe("/mi-cuenta?tab=configuracion");
     expect(await database.db.select().from(users).where(eq(users.id, last.userId))).toHaveLength(1);
+  });
+});
+
+describe("finding 6: security events in the audit log", () => {
+  it("records a staff password reset by mail, which ends every session", async () => {
+    const email = "olvido@example.com";
+    const admin = await signedInAdmin(email, { password: "Adm-contraseña-olvido-1" });
+    await requestPasswordReset({
+      request: formPost("/recuperar-password", { email }),
+      clientAddress: "192.0.2.41",
+    });
+    const [link] = await database.db
+      .select()
+      .from(verifications)
+      .where(eq(verifications.value, admin.userId));
+    const token = link!.identifier.replace("reset-password:", "");
+    const done = (await resetPassword({
+      request: formPost("/actualizar-password", {
+        token,
+        password: "Una-contraseña-nueva-9",
+        confirmPassword: "Una-contraseña-nueva-9",
+      }),
+      clientAddress: "192.0.2.41",
+    })) as Response;
+    expect(done.status).toBe(302);
+    expect(await viewerOf(admin.cookie)).toBeNull();
+    expect(
+      (await auditOf(admin.userId)).find((row) => row.action === "staff.password_reset"),
+    ).toMatchObject({
+      actorId: admin.userId,
+      targetId: admin.userId,
+      clientAddress: "192.0.2.41",
+    });
+  });
+});
+
+describe("finding 7: /pago-exitoso names what was bought", () => {
+  it("never repeats the address's text: a catalogue service, or 'servicio'", async () => {
+    const site = getConfig().siteUrl;
+    const named = async (query: string) =>
+      (await paymentSuccess(null, new URL(`${site}/pago-exitoso${query}`))).serviceName;
+    expect(await named("?service=HACKME")).toBeNull();
+    expect(await named("?service=Ciberseguridad")).toBe("Ciberseguridad");
+    expect(await named("")).toBeNull();
+  });
+});
+
+describe("finding 8: least privilege for Soporte", () => {
+  it("shows customers without what they spent, in the list and on the customer's page", async () => {
+    await database.db
+      .insert(customers)
+      .values({ email: "gasta@example.com", name: "Gasta", totalOrders: 2, totalSpent: 89_800 });
+    const support = {
+      id: "soporte-1",
+      email: "soporte@example.com",
+      emailVerified: true,
+      createdAt: new Date().toISOString(),
+      role: "support" as const,
+      clientAddress: "192.0.2.42",
+      userAgent: null,
+    };
+    const list = await staffPanel(new URL(`${getConfig().siteUrl}/admin?tab=clientes`), support);
+    const row = list.listing!.rows.find(
+      (candidate) => "email" in candidate && candidate.email === "gasta@example.com",
+    );
+    expect(row).toMatchObject({ totalOrders: 2, totalSpent: null });
+    const [customer] = await database.db
+      .select()
+      .from(customers)
+      .where(eq(customers.email, "gasta@example.com"));
+    const page = await staffCustomerPage(support, customer!.id);
+    expect(page?.totals).toEqual({ orders: 2, spent: null });
+    const finance = await staffCustomerPage({ ...support, role: "finance" }, customer!.id);
+    expect(finance?.totals).toEqual({ orders: 2, spent: 89_800 });
   });
 });

@@ -1,7 +1,7 @@
 import { eq } from "drizzle-orm";
 import { redirect } from "react-router";
 import { getDb } from "~/platform/db/database.server";
-import { users } from "~/platform/db/schema";
+import { users, verifications } from "~/platform/db/schema";
 import { checkForm, type FormError } from "~/platform/forms/form-answer";
 import {
   notice,
@@ -23,6 +23,7 @@ import {
   type AccountMessage,
 } from "./account-schemas";
 import { authApiError, getAuth } from "~/features/identity/auth.server";
+import { recordStaffAction } from "~/features/audit/audit.server";
 import { isCommonPassword } from "./common-passwords.server";
 import { storeProfile } from "./profile.server";
 import { DEFAULT_RETURN_PATH, returnPathOf } from "~/features/identity/return-path";
@@ -268,18 +269,48 @@ export async function resetPassword({ request, clientAddress }: ActionInput) {
   const tooMany = await limited("new-password", clientAddress);
   if (tooMany) return tooMany;
   try {
+    const owner = await accountOfResetLink(token);
     await (
       await getAuth()
     ).api.resetPassword({
       body: { newPassword: password, token },
       headers: request.headers,
     });
+    if (owner) await auditStaffPasswordReset({ request, clientAddress }, owner);
   } catch (error) {
     if (await authApiError(error)) return fail("resetLinkInvalid", 400);
     getLogger().error({ err: error }, "password reset failed");
     return fail("resetMailFailed", 503);
   }
   return redirectWithMessage("/login-cliente", "passwordUpdated");
+}
+
+/** The account a mailed reset link names (Better Auth's `reset-password:<token>` row). */
+async function accountOfResetLink(token: string) {
+  const [row] = await getDb()
+    .select({ id: users.id, email: users.email })
+    .from(verifications)
+    .innerJoin(users, eq(users.id, verifications.value))
+    .where(eq(verifications.identifier, `reset-password:${token}`));
+  return row;
+}
+
+/**
+ * A staff member's password changed by a mailed link ends every session of the account: a
+ * security event, in the audit log (decision 063).
+ */
+async function auditStaffPasswordReset(
+  { request, clientAddress }: ActionInput,
+  owner: { id: string; email: string },
+) {
+  const role = await staffRoleOf(owner.id);
+  if (!role) return;
+  await recordStaffAction(getDb(), {
+    actor: { ...owner, role, clientAddress, userAgent: request.headers.get("User-Agent") },
+    action: "staff.password_reset",
+    target: owner.id,
+    details: { via: "enlace por correo", sesiones: "todas cerradas" },
+  });
 }
 
 export async function resendVerification({ request, clientAddress }: ActionInput) {

@@ -75,7 +75,12 @@ export function AdminPage({
       ) : analytics ? (
         <AdminAnalyticsSection report={analytics} />
       ) : listing ? (
-        <ListingSection view={view} listing={listing} selfId={selfId} />
+        <ListingSection
+          view={view}
+          listing={listing}
+          selfId={selfId}
+          seesMoney={staffCan(staff.role, "payments.view")}
+        />
       ) : null}
     </>
   );
@@ -95,10 +100,12 @@ function ListingSection({
   view,
   listing,
   selfId,
+  seesMoney,
 }: {
   view: AdminView;
   listing: Listing;
   selfId: string;
+  seesMoney: boolean;
 }) {
   return (
     <>
@@ -106,6 +113,7 @@ function ListingSection({
       <AdminListingTable
         listing={listing}
         selfId={selfId}
+        seesMoney={seesMoney}
         inquiryHref={(inquiryId) => panelHref(view, { inquiryId })}
       />
       <Pagination

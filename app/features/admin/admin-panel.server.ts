@@ -61,5 +61,14 @@ export async function staffPanel(url: URL, staff: Pick<Staff, "role">) {
   // The dashboard's latest tickets are for those who may open them (finance may not).
   if (panel.dashboard && !staffCan(staff.role, "tickets.view"))
     return { ...panel, dashboard: { ...panel.dashboard, latestTickets: null } };
+  // What a customer spent is money: Soporte sees the customers, not their totals (issue 36).
+  if (panel.listing?.tab === "clientes" && !staffCan(staff.role, "payments.view"))
+    return {
+      ...panel,
+      listing: {
+        ...panel.listing,
+        rows: panel.listing.rows.map((row) => ({ ...row, totalSpent: null })),
+      },
+    };
   return panel;
 }

@@ -12,6 +12,8 @@ type TableContext = {
   selfId: string;
   /** The address of the list with an enquiry's dialog open. */
   inquiryHref: (inquiryId: string) => string;
+  /** Whether the viewer's role sees money (`payments.view`): Clientes' totals. */
+  seesMoney: boolean;
 };
 
 /** Each list tab's table by its id. */
@@ -22,7 +24,7 @@ const listTables: {
   pagos: ({ rows }) => <PaymentsTable rows={rows} caption="Pagos" />,
   tickets: ({ rows }) => <TicketsTable rows={rows} caption="Tickets" />,
   usuarios: ({ rows, selfId }) => <UsersTable rows={rows} selfId={selfId} />,
-  clientes: ({ rows }) => <CustomersTable rows={rows} />,
+  clientes: ({ rows, seesMoney }) => <CustomersTable rows={rows} seesMoney={seesMoney} />,
 };
 
 function tableOf<Tab extends AdminListTab>(

@@ -94,9 +94,11 @@ export async function staffCustomerPage(staff: Staff, key: string) {
   return {
     email: person.email,
     name: profile?.fullName || person.customer?.name || null,
-    totals: person.customer
-      ? { orders: person.customer.totalOrders, spent: person.customer.totalSpent }
-      : { orders: 0, spent: 0 },
+    // What the person spent is money: null for a role without it (Soporte, issue 36).
+    totals: {
+      orders: person.customer?.totalOrders ?? 0,
+      spent: seesMoney ? (person.customer?.totalSpent ?? 0) : null,
+    },
     firstSeenAt: person.customer?.createdAt ?? profile?.createdAt ?? null,
     profile: profile ?? null,
     // null: this role may not see the section; [] with a zero count: there is nothing.

@@ -48,8 +48,10 @@ export function StaffCustomerPage({ customer }: { customer: StaffCustomer }) {
             </>
           ) : null}
           {customer.profile ? "Con cuenta" : "Sin cuenta (compra como invitado)"} ·{" "}
-          {customer.totals.orders} {customer.totals.orders === 1 ? "pedido" : "pedidos"} ·{" "}
-          {priceOf(customer.totals.spent)} gastados
+          {customer.totals.orders} {customer.totals.orders === 1 ? "pedido" : "pedidos"}
+          {customer.totals.spent === null ? null : (
+            <> · {priceOf(customer.totals.spent)} gastados</>
+          )}
         </p>
       </RecordPageHead>
 

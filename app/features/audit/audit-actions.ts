@@ -13,6 +13,7 @@ export const auditActionLabels = {
   "factor.recovery_codes": "Códigos de recuperación nuevos",
   "factor.recovery_code_used": "Código de recuperación usado",
   "staff.second_factor_failed": "Segundo factor fallido",
+  "staff.password_reset": "Contraseña restablecida por correo",
   "passkey.added": "Llave de acceso añadida",
   "account.deleted": "Cuenta del equipo eliminada",
   "passkey.renamed": "Llave de acceso renombrada",

@@ -1,5 +1,6 @@
 import { and, desc, eq, gt, sql } from "drizzle-orm";
 import { invoicesOfPurchases } from "~/features/billing/invoices.server";
+import { services } from "~/features/catalogue/services";
 import type { Viewer } from "~/features/identity/session.server";
 import { getDb } from "~/platform/db/database.server";
 import { payments, purchases } from "~/platform/db/schema";
@@ -63,4 +64,21 @@ export async function paymentReceipt(
     paidAt: newest.completedAt,
     invoice: invoices.get(newest.id)?.sale ?? null,
   };
+}
+
+/**
+ * The service /pago-exitoso names ('Has contratado: …'): the purchase's when there is a receipt,
+ * else the query's only when it is a service of the catalogue, else null (the spec's 'servicio').
+ * Never the query's text as such: the page would say whatever a link told it to (issue 36).
+ */
+function purchasedServiceName(receipt: PaymentReceipt | null, url: URL): string | null {
+  if (receipt) return receipt.serviceName;
+  const asked = url.searchParams.get("service")?.trim();
+  return services.find((service) => service.name === asked)?.name ?? null;
+}
+
+/** /pago-exitoso's loader: the receipt (signed in) and the service the page names. */
+export async function paymentSuccess(viewer: Viewer | null, url: URL) {
+  const receipt = await paymentReceipt(viewer, url);
+  return { receipt, serviceName: purchasedServiceName(receipt, url) };
 }

@@ -1,5 +1,5 @@
 import { CheckCircle2, FileText, Loader2, Mail, MessageCircle, PhoneCall } from "lucide-react";
-import { Link, useSearchParams } from "react-router";
+import { Link } from "react-router";
 import { formatPrice } from "~/features/catalogue/services";
 import { VAT_INCLUDED } from "~/features/catalogue/vat";
 import { ButtonLink } from "~/ui/button";
@@ -18,14 +18,15 @@ export const RECEIPT_REFRESH_SECONDS = 4;
  */
 export function PaymentSuccessPage({
   receipt = null,
+  serviceName = null,
   links,
 }: {
   receipt?: PaymentReceipt | null;
+  /** The purchase's, or a catalogue service the address names; never the address's text. */
+  serviceName?: string | null;
   links?: AccountLinks;
 }) {
-  const [params] = useSearchParams();
-  // Rendered as text by React, so a crafted parameter can never become markup.
-  const service = params.get("service")?.trim().slice(0, 120) || "servicio";
+  const service = serviceName ?? "servicio";
   return (
     <section className="mx-auto max-w-2xl px-4 py-20 text-center sm:py-24">
       <CheckCircle2 className="mx-auto size-16 text-emerald-600" aria-hidden />

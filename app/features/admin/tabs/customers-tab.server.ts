@@ -16,4 +16,7 @@ export const customersTab = newestFirstTab(customers, {
   ],
 });
 
-export type CustomerRow = typeof customers.$inferSelect;
+/** A customer's row; `totalSpent` is null for a role that may not see money (Soporte). */
+export type CustomerRow = Omit<typeof customers.$inferSelect, "totalSpent"> & {
+  totalSpent: number | null;
+};

@@ -3,7 +3,7 @@ import { formatPrice } from "~/features/catalogue/services";
 import type { CustomerRow } from "./customers-tab.server";
 import { EmailText, ListTable, type Column } from "./list-table";
 
-const columns: Column<CustomerRow>[] = [
+const allColumns: Column<CustomerRow>[] = [
   {
     header: "Email",
     cell: (customer) => (
@@ -20,11 +20,16 @@ const columns: Column<CustomerRow>[] = [
   {
     header: "Total gastado",
     className: "whitespace-nowrap tabular-nums",
-    cell: (customer) => formatPrice(customer.totalSpent, { cents: "always" }),
+    cell: (customer) =>
+      customer.totalSpent === null ? "—" : formatPrice(customer.totalSpent, { cents: "always" }),
   },
 ];
 
-/** Customers with their orders and what they spent. */
-export function CustomersTable({ rows }: { rows: CustomerRow[] }) {
-  return <ListTable caption="Clientes" columns={columns} rows={rows} />;
+const withoutMoney = allColumns.filter((column) => column.header !== "Total gastado");
+
+/** Customers with their orders and, for a role that sees money, what they spent. */
+export function CustomersTable({ rows, seesMoney }: { rows: CustomerRow[]; seesMoney: boolean }) {
+  return (
+    <ListTable caption="Clientes" columns={seesMoney ? allColumns : withoutMoney} rows={rows} />
+  );
 }
