@@ -22,6 +22,7 @@ export default [
   route("recuperar-password", "routes/recuperar-password.tsx"),
   route("actualizar-password", "routes/actualizar-password.tsx"),
   route("cerrar-sesion", "routes/cerrar-sesion.tsx"),
+  route("confirmar-identidad", "routes/confirmar-identidad.tsx"),
   // Passkeys and sessions (decision 045): the account's own, customer or staff.
   route("cuenta/llaves-de-acceso", "routes/cuenta-llaves-de-acceso.ts"),
   route("cuenta/llaves-de-acceso/registro", "routes/cuenta-llaves-registro.ts"),

@@ -1,5 +1,6 @@
 import type { Route } from "./+types/admin-usuario-rol";
 import { requireStaff } from "~/features/identity/session.server";
+import { requireRecentAuthentication } from "~/features/identity/step-up.server";
 import { AdminErrorPage, AdminShell, adminShellHandle } from "~/features/admin/admin-shell";
 import { roleChangePage } from "~/features/admin/role-change-page.server";
 import { RoleChangePage } from "~/features/admin/role-change-page";
@@ -17,6 +18,7 @@ export const handle = adminShellHandle;
 export async function loader({ request, params, context }: Route.LoaderArgs) {
   // Only who may change roles sees the question; the change is the panel's action (/admin).
   const staff = await requireStaff({ request, context }, "roles.manage");
+  await requireRecentAuthentication(request, { fallback: "/admin?tab=usuarios" });
   return roleChangePage(staff, params.userId, new URL(request.url));
 }
 

@@ -79,9 +79,19 @@ const sessionFile = (page: Page, email: string) => {
   return path.join(runDirectory(), `session-${port}-${email}.json`);
 };
 
+/**
+ * A kept session is reused for 5 minutes only: a refund, an export or a role change asks for a
+ * proof of identity once a session is 10 minutes old (decision 063), and no test takes 5.
+ */
+const KEPT_SESSION_MS = 5 * 60_000;
+
 function keptSession(page: Page, email: string): Cookie[] | undefined {
   try {
-    return JSON.parse(readFileSync(sessionFile(page, email), "utf8")) as Cookie[];
+    const kept = JSON.parse(readFileSync(sessionFile(page, email), "utf8")) as {
+      at: number;
+      cookies: Cookie[];
+    };
+    return Date.now() - kept.at < KEPT_SESSION_MS ? kept.cookies : undefined;
   } catch {
     return undefined;
   }
@@ -90,7 +100,7 @@ function keptSession(page: Page, email: string): Cookie[] | undefined {
 /** The session's cookies only: the context's others (consent, analytics) stay its own. */
 function keepSession(page: Page, email: string, cookies: Cookie[]) {
   const session = cookies.filter((cookie) => cookie.name.includes("session"));
-  writeFileSync(sessionFile(page, email), JSON.stringify(session));
+  writeFileSync(sessionFile(page, email), JSON.stringify({ at: Date.now(), cookies: session }));
 }
 
 /** An account of the server `page` talks to: tests run more than one server (admin-panel). */

@@ -114,6 +114,7 @@ describe("account deletion", () => {
   const remove = (cookie: string, confirmation: string, password = PASSWORD) =>
     deleteAccount({
       request: formPost("/mi-cuenta/eliminar", { confirmation, password }, cookie),
+      context: { clientAddress: "192.0.2.1" },
     } as unknown as Parameters<typeof deleteAccount>[0]) as Promise<Response>;
 
   /** Where a refused deletion sent the customer, and the toast shown there. */
@@ -268,6 +269,7 @@ describe("support tickets and the customer's data", () => {
         { confirmation: "ELIMINAR", password: PASSWORD },
         gone.cookie,
       ),
+      context: { clientAddress: "192.0.2.1" },
     } as unknown as Parameters<typeof deleteAccount>[0])) as Response;
     expect(answer.headers.get("Location")).toBe("/");
     const left = async (ticketId: string) => ({

@@ -44,7 +44,11 @@ const staff = {
   userAgent: "vitest",
 } as Staff;
 
+/** The staff member's own session: a refund asks for a recent one (decision 063). */
+let staffCookie = "";
+
 beforeAll(async () => {
+  staffCookie = (await signedInCustomer("finanzas-posventa@example.com")).cookie;
   await standIn.startForSite({
     STRIPE_SECRET_KEY: "sk_test_after_sale",
     STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET,
@@ -107,7 +111,11 @@ async function answerOf(run: () => Promise<unknown>) {
 
 const staffPost = (paymentId: string, fields: Record<string, string>) =>
   answerOf(() =>
-    staffPaymentAction(formPost(`/admin/pagos/${paymentId}`, fields), staff, paymentId),
+    staffPaymentAction(
+      formPost(`/admin/pagos/${paymentId}`, fields, staffCookie),
+      staff,
+      paymentId,
+    ),
   );
 
 const completedRevenue = async () =>

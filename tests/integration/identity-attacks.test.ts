@@ -6,7 +6,18 @@ import {
   requestPasswordReset,
   resetPassword,
 } from "~/features/accounts/account-actions.server";
+import { adminAction } from "~/features/admin/admin-actions.server";
 import { staffPanel } from "~/features/admin/admin-panel.server";
+import { verifactuAction } from "~/features/admin/verifactu-staff.server";
+import { managePasskey, passkeyRegistration } from "~/features/accounts/passkeys.server";
+import { manageSessions } from "~/features/accounts/sessions.server";
+import { confirmIdentity } from "~/features/accounts/step-up.server";
+import { staffRoleOf } from "~/features/identity/session.server";
+import { staffPaymentAction } from "~/features/payments/after-sale.server";
+import { loader as exportCsv } from "~/routes/admin-exportar";
+import { loader as exportAudit } from "~/routes/admin-auditoria-exportar";
+import { loader as exportVerifactu } from "~/routes/admin-verifactu-exportar";
+import { loader as exportInvoiceBook } from "~/routes/admin-libro-facturas";
 import { staffCustomerPage } from "~/features/admin/customer-page.server";
 import { paymentSuccess } from "~/features/payments/payment-receipt.server";
 import { secondFactorSettingsAction } from "~/features/accounts/second-factor-settings.server";
@@ -16,6 +27,8 @@ import { deleteAccountOnRequest } from "~/features/privacy/account-deletion.serv
 import { getConfig } from "~/platform/config.server";
 import {
   customers,
+  payments,
+  purchases,
   sessions,
   staffAuditLog,
   userRoles,
@@ -29,6 +42,7 @@ import {
   signedInCustomer,
   viewerOf,
 } from "../support/customer-session";
+import { paidPurchase } from "../support/paid-purchase";
 import { totpCode, totpStep } from "../support/totp";
 import { setupTestDatabase } from "../support/test-database";
 
@@ -384,5 +398,235 @@ describe("finding 8: least privilege for Soporte", () => {
     expect(page?.totals).toEqual({ orders: 2, spent: null });
     const finance = await staffCustomerPage({ ...support, role: "finance" }, customer!.id);
     expect(finance?.totals).toEqual({ orders: 2, spent: 89_800 });
+  });
+});
+
+describe("step-up: sensitive changes ask who you are when the session is older than 10 minutes", () => {
+  const ageSessions = (userId: string, minutes: number) =>
+    database.db
+      .update(sessions)
+      .set({
+        createdAt: new Date(Date.now() - minutes * 60_000),
+        lastSeenAt: new Date(Date.now() - 60_000),
+      })
+      .where(eq(sessions.userId, userId));
+
+  async function staffOf(email: string, password: string) {
+    const made = await signedInAdmin(email, { password });
+    const viewer = (await viewerOf(made.cookie))!;
+    return {
+      ...made,
+      staff: { ...viewer, role: "admin" as const, clientAddress: "192.0.2.44", userAgent: null },
+    };
+  }
+
+  const thrownBy = async (run: () => Promise<unknown>) => {
+    try {
+      return await run();
+    } catch (answer) {
+      return answer;
+    }
+  };
+
+  it("sends a stale administrator to confirm before a role change, and lets the change through after", async () => {
+    const password = "Adm-contraseña-paso-1";
+    const admin = await staffOf("paso-arriba@example.com", password);
+    const target = await signedInCustomer("futuro-soporte@example.com");
+    await ageSessions(admin.userId, 11);
+    const change = (cookie: string) =>
+      thrownBy(() =>
+        adminAction(
+          formPost(
+            "/admin?tab=usuarios",
+            { intent: "set-role", userId: target.userId, role: "support", confirm: "yes" },
+            cookie,
+          ),
+          admin.staff,
+        ),
+      );
+    const refused = (await change(admin.cookie)) as Response;
+    expect(refused.status).toBe(302);
+    expect(refused.headers.get("Location")).toBe(
+      "/confirmar-identidad?volver=%2Fadmin%3Ftab%3Dusuarios",
+    );
+    expect(await staffRoleOf(target.userId)).toBeNull();
+
+    const confirm = (fields: Record<string, string>, cookie = admin.cookie) =>
+      confirmIdentity({
+        request: formPost("/confirmar-identidad?volver=%2Fadmin%3Ftab%3Dusuarios", fields, cookie),
+        clientAddress: "192.0.2.44",
+      });
+    // The password alone is not enough for an account with the app's code.
+    expect(statusOf((await confirm({ password })) as Answer)).toBe(400);
+    expect(statusOf((await confirm({ password: "otra-cosa", code: "123456" })) as Answer)).toBe(
+      400,
+    );
+    const failures = (await auditOf(admin.userId)).filter(
+      (row) => row.action === "staff.reauthentication_failed",
+    );
+    expect(failures.at(-1)).toMatchObject({ actorId: admin.userId, targetId: admin.userId });
+
+    const confirmed = (await confirm({
+      password,
+      code: totpCode(admin.secret!, totpStep() + 1),
+    })) as Response;
+    expect(confirmed.status).toBe(302);
+    expect(confirmed.headers.get("Location")).toBe("/admin?tab=usuarios");
+    // A new session (ASVS 5.0 7.2.4): the old token no longer opens anything.
+    const renewed = jar(admin.cookie, confirmed);
+    expect(renewed).not.toBe(admin.cookie);
+    expect(await viewerOf(admin.cookie)).toBeNull();
+    expect((await auditOf(admin.userId)).map((row) => row.action)).toContain(
+      "staff.reauthenticated",
+    );
+    const changed = (await change(cookieNamed(renewed, /session_token$/)!)) as Response;
+    expect(changed.status).toBe(302);
+    expect(await staffRoleOf(target.userId)).toBe("support");
+  });
+
+  it("guards every sensitive door: exports, factor resets, refunds, anulaciones, passkeys and sessions", async () => {
+    const admin = await staffOf("paso-puertas@example.com", "Adm-contraseña-paso-2");
+    await ageSessions(admin.userId, 11);
+    const site = getConfig().siteUrl;
+    const get = (path: string) =>
+      new Request(`${site}${path}`, {
+        headers: { Cookie: admin.cookie, Referer: `${site}/admin?tab=pagos` },
+      });
+    const args = (request: Request) =>
+      ({ request, context: { clientAddress: "192.0.2.45" }, params: {} }) as never;
+    const exports = [
+      () => exportCsv(args(get("/admin/exportar?tab=pagos"))),
+      () => exportAudit(args(get("/admin/auditoria/exportar"))),
+      () => exportVerifactu(args(get("/admin/verifactu/exportar"))),
+      () => exportInvoiceBook(args(get("/admin/libro-facturas"))),
+    ];
+    for (const download of exports) {
+      const answer = (await thrownBy(download)) as Response;
+      expect(answer.status).toBe(302);
+      // Back to the page of the link, not to the file.
+      expect(answer.headers.get("Location")).toBe(
+        "/confirmar-identidad?volver=%2Fadmin%3Ftab%3Dpagos",
+      );
+    }
+    const posts: [string, () => Promise<unknown>][] = [
+      [
+        "factor reset",
+        () =>
+          adminAction(
+            formPost(
+              "/admin?tab=usuarios",
+              { intent: "reset-second-factor", userId: "alguien", confirm: "yes" },
+              admin.cookie,
+            ),
+            admin.staff,
+          ),
+      ],
+      [
+        "anulación",
+        () =>
+          verifactuAction(
+            formPost(
+              "/admin/verifactu",
+              { intent: "cancel-record", recordId: "1", confirm: "yes" },
+              admin.cookie,
+            ),
+            admin.staff,
+          ),
+      ],
+      [
+        "sessions",
+        () =>
+          manageSessions(
+            {
+              request: formPost("/cuenta/sesiones", { intent: "revoke-all" }, admin.cookie),
+              clientAddress: "192.0.2.45",
+            },
+            { ...admin.staff },
+          ),
+      ],
+      [
+        "passkey removal",
+        () =>
+          managePasskey(
+            {
+              request: formPost(
+                "/cuenta/llaves-de-acceso",
+                { intent: "delete", passkeyId: "una-llave" },
+                admin.cookie,
+              ),
+              clientAddress: "192.0.2.45",
+            },
+            { ...admin.staff },
+          ),
+      ],
+    ];
+    for (const [name, post] of posts) {
+      const answer = (await thrownBy(post)) as Response;
+      expect(answer.headers?.get("Location"), name).toMatch(/^\/confirmar-identidad\?volver=/);
+    }
+    // Finding 2: a stolen session adds no passkey without a fresh proof (JSON for the script).
+    const passkey = (await thrownBy(() =>
+      passkeyRegistration({
+        request: new Request(`${site}/cuenta/llaves-de-acceso/registro`, {
+          method: "POST",
+          headers: {
+            Cookie: admin.cookie,
+            Origin: site,
+            "Content-Type": "application/json",
+            Referer: `${site}/admin/seguridad`,
+          },
+          body: JSON.stringify({ step: "options" }),
+        }),
+        clientAddress: "192.0.2.45",
+      }),
+    )) as Response;
+    expect(passkey.status).toBe(403);
+    expect(await passkey.json()).toEqual({
+      error: "stepUpRequired",
+      to: "/confirmar-identidad?volver=%2Fadmin%2Fseguridad",
+    });
+  });
+
+  it("lets a fresh sign-in through without asking again", async () => {
+    const admin = await staffOf("paso-fresco@example.com", "Adm-contraseña-paso-3");
+    const site = getConfig().siteUrl;
+    const answer = (await thrownBy(() =>
+      exportAudit({
+        request: new Request(`${site}/admin/auditoria/exportar`, {
+          headers: { Cookie: admin.cookie },
+        }),
+        context: { clientAddress: "192.0.2.46" },
+        params: {},
+      } as never),
+    )) as Response;
+    expect(answer.status).toBe(200);
+    expect(answer.headers.get("Content-Type")).toMatch(/text\/csv/);
+  });
+
+  it("refuses a refund on a stale finance session before anything is asked of the provider", async () => {
+    const finance = await staffOf("paso-finanzas@example.com", "Adm-contraseña-paso-4");
+    await ageSessions(finance.userId, 11);
+    const { purchase } = await paidPurchase(database.db, {}, { email: "reembolso@example.com" });
+    const [payment] = await database.db
+      .select()
+      .from(payments)
+      .where(eq(payments.purchaseId, purchase.id));
+    const answer = (await thrownBy(() =>
+      staffPaymentAction(
+        formPost(
+          `/admin/pagos/${payment!.id}`,
+          { intent: "refund", reason: "Prueba", confirm: "yes" },
+          finance.cookie,
+        ),
+        { ...finance.staff, role: "finance" },
+        payment!.id,
+      ),
+    )) as Response;
+    expect(answer.headers.get("Location")).toBe(
+      `/confirmar-identidad?volver=${encodeURIComponent(`/admin/pagos/${payment!.id}`)}`,
+    );
+    const [after] = await database.db.select().from(purchases).where(eq(purchases.id, purchase.id));
+    expect(after!.status).toBe("completed");
+    expect(after!.refundRequestedAt).toBeNull();
   });
 });

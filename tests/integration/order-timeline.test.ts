@@ -50,7 +50,11 @@ async function customer(email: string): Promise<Customer> {
   };
 }
 
+/** The staff member's own session: a refund asks for a recent one (decision 063). */
+let staffCookie = "";
+
 beforeAll(async () => {
+  staffCookie = (await signedInCustomer("finanzas-linea@example.com")).cookie;
   await standIn.startForSite({
     STRIPE_SECRET_KEY: "sk_test_timeline",
     STRIPE_WEBHOOK_SECRET: "whsec_test_timeline",
@@ -98,7 +102,11 @@ const withdraw = (who: Customer, purchaseId: string) =>
 
 async function staffRefund(sale: Awaited<ReturnType<typeof paidPurchase>>, reason: string) {
   const answer = (await staffPaymentAction(
-    formPost(`/admin/pagos/${sale.paymentId}`, { intent: "refund", reason, confirm: "yes" }),
+    formPost(
+      `/admin/pagos/${sale.paymentId}`,
+      { intent: "refund", reason, confirm: "yes" },
+      staffCookie,
+    ),
     staff,
     sale.paymentId,
   )) as Response;

@@ -52,6 +52,9 @@ let adminSecret: string;
 let support: Staff;
 let finance: Staff;
 
+/** Each staff member's session cookie: refunds, anulaciones and role changes ask for one (063). */
+const sessionOf = new Map<string, string>();
+
 async function staffMember(email: string, role: StaffRole, clientAddress: string): Promise<Staff> {
   const made =
     role === "admin"
@@ -60,6 +63,7 @@ async function staffMember(email: string, role: StaffRole, clientAddress: string
   if (role !== "admin") await database.db.insert(userRoles).values({ userId: made.userId, role });
   if ("secret" in made && typeof made.secret === "string") adminSecret = made.secret;
   const { viewer } = await partyOf(email, made.cookie);
+  sessionOf.set(viewer.id, made.cookie);
   return { ...viewer, role, clientAddress, userAgent: `navegador de ${role}` };
 }
 
@@ -250,12 +254,16 @@ describe("each staff action writes its row", () => {
       clientAddress: "192.0.2.131",
     });
     const answer = await adminAction(
-      formPost("/admin?tab=usuarios", {
-        intent: "set-role",
-        userId: target.userId,
-        role: "support",
-        confirm: "yes",
-      }),
+      formPost(
+        "/admin?tab=usuarios",
+        {
+          intent: "set-role",
+          userId: target.userId,
+          role: "support",
+          confirm: "yes",
+        },
+        sessionOf.get(admin.id),
+      ),
       admin,
     );
     expect((answer as Response).status).toBe(302);
@@ -389,7 +397,11 @@ describe("each staff action writes its row", () => {
       .from(payments)
       .where(eq(payments.purchaseId, purchase.id));
     const post = (fields: Record<string, string>) =>
-      staffPaymentAction(formPost(`/admin/pagos/${payment!.id}`, fields), finance, payment!.id);
+      staffPaymentAction(
+        formPost(`/admin/pagos/${payment!.id}`, fields, sessionOf.get(finance.id)),
+        finance,
+        payment!.id,
+      );
     expect(
       ((await post({ intent: "delivery", deliveryStatus: "in_progress" })) as Response).status,
     ).toBe(302);
@@ -424,11 +436,15 @@ describe("each staff action writes its row", () => {
     resetConfigForTests();
     try {
       const answer = (await staffPaymentAction(
-        formPost(`/admin/pagos/${payment!.id}`, {
-          intent: "refund",
-          reason: "Prueba sin simulador",
-          confirm: "yes",
-        }),
+        formPost(
+          `/admin/pagos/${payment!.id}`,
+          {
+            intent: "refund",
+            reason: "Prueba sin simulador",
+            confirm: "yes",
+          },
+          sessionOf.get(finance.id),
+        ),
         finance,
         payment!.id,
       )) as { init: { status?: number } | null };
@@ -460,11 +476,15 @@ describe("each staff action writes its row", () => {
       .orderBy(sql`${verifactuRecords.id} desc`)
       .limit(1);
     const answer = await verifactuAction(
-      formPost("/admin/verifactu", {
-        intent: "cancel-record",
-        recordId: String(record!.id),
-        confirm: "yes",
-      }),
+      formPost(
+        "/admin/verifactu",
+        {
+          intent: "cancel-record",
+          recordId: String(record!.id),
+          confirm: "yes",
+        },
+        sessionOf.get(finance.id),
+      ),
       finance,
     );
     expect((answer as Response).status).toBe(302);

@@ -17,7 +17,7 @@ import {
   verifactuDeliveries,
   verifactuRecords,
 } from "~/platform/db/schema";
-import { formPost } from "../support/customer-session";
+import { formPost, signedInCustomer } from "../support/customer-session";
 import { type Purchase } from "../support/purchases";
 import { paidPurchase } from "../support/paid-purchase";
 import { tamperWithRecord } from "../support/tamper";
@@ -31,7 +31,11 @@ import { setupTestDatabase } from "../support/test-database";
 const database = setupTestDatabase();
 const saved = { ...process.env };
 
+/** The staff member's own session: an anulación asks for a recent one (decision 063). */
+let staffCookie = "";
+
 beforeAll(async () => {
+  staffCookie = (await signedInCustomer("finanzas-verifactu@example.com")).cookie;
   Object.assign(process.env, {
     STRIPE_SECRET_KEY: "sk_test_verifactu_staff",
     STRIPE_WEBHOOK_SECRET: "whsec_test_verifactu_staff",
@@ -77,7 +81,10 @@ const financeStaff: Staff = {
 
 /** What an action answered: a redirect, or a form answer with its status. */
 async function post(fields: Record<string, string>) {
-  const answer = await verifactuAction(formPost("/admin/verifactu", fields), financeStaff);
+  const answer = await verifactuAction(
+    formPost("/admin/verifactu", fields, staffCookie),
+    financeStaff,
+  );
   if (answer instanceof Response) return { status: answer.status, data: undefined };
   const init = (answer as { init?: ResponseInit | null }).init;
   return {

@@ -41,6 +41,7 @@ export const hostileRoutes: readonly HostileRoute[] = [
   { name: "actualizar-password", module: "routes/actualizar-password.tsx", role: "anonymous", kind: "action", fields: ["password", "confirmPassword", "token"] },
   { name: "verificar-email", module: "routes/verificar-email.tsx", role: "anonymous", kind: "action", fields: ["email"] },
   { name: "cerrar-sesion", module: "routes/cerrar-sesion.tsx", role: "customer", kind: "action" },
+  { name: "confirmar-identidad", module: "routes/confirmar-identidad.tsx", role: "customer", kind: "action", fields: ["password", "code"] },
   { name: "cerrar-sesion (GET)", module: "routes/cerrar-sesion.tsx", role: "customer", kind: "loader" },
   { name: "checkout", module: "routes/checkout.ts", role: "customer", kind: "action", fields: ["serviceId", "immediateStart", "businessBuyer", "billingName", "billingTaxId", "billingAddress"] },
   { name: "checkout (GET)", module: "routes/checkout.ts", role: "customer", kind: "loader", fields: ["serviceId", "datos"] },

@@ -42,6 +42,12 @@ export async function createPasskey(): Promise<CeremonyOutcome> {
   const webauthn = await import("@simplewebauthn/browser");
   if (!webauthn.browserSupportsWebAuthn()) return { ok: false, error: "passkeyUnsupported" };
   const options = await post(PASSKEY_ROUTES.registration, { step: "options" });
+  const confirmFirst = (options.json as { to?: unknown } | null)?.to;
+  // The server asks for a recent proof of identity first (decision 063): its page, then back.
+  if (options.status === 403 && typeof confirmFirst === "string" && confirmFirst.startsWith("/")) {
+    window.location.assign(confirmFirst);
+    return { ok: false, error: "stepUpRequired" };
+  }
   if (options.status !== 200) return refusal(options.json, "passkeyRegistrationFailed");
   let response;
   try {

@@ -23,6 +23,11 @@ export const securityMessages = {
     description:
       "El personal necesita siempre un segundo factor. Añade otra llave o una aplicación de autenticación antes de eliminar esta.",
   },
+  stepUpRequired: {
+    title: "Confirma tu identidad",
+    description:
+      "Por seguridad, vuelve a confirmar quién eres antes de añadir una llave de acceso.",
+  },
   passkeyNotFresh: {
     title: "Vuelve a iniciar sesión",
     description: "Por seguridad, para añadir una llave de acceso inicia sesión de nuevo.",

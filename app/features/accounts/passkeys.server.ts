@@ -8,6 +8,7 @@ import {
   pendingSecondFactor,
 } from "~/features/identity/second-factor.server";
 import { getViewer, revokeSessionToken, staffRoleOf } from "~/features/identity/session.server";
+import { requireRecentAuthentication } from "~/features/identity/step-up.server";
 import { describeDevice } from "~/features/identity/user-agent";
 import { getDb } from "~/platform/db/database.server";
 import { passkeys, users } from "~/platform/db/schema";
@@ -87,6 +88,11 @@ export async function passkeyRegistration({ request, clientAddress }: Input) {
     return answer("securityFormInvalid", 400);
   const wait = await tooManyCeremonies(`user:${viewer.id}`);
   if (wait) return retry(wait);
+  // A new way in: only with a recent proof of identity (decision 063), answered as JSON.
+  await requireRecentAuthentication(request, {
+    fallback: securityPagePath({ role: await staffRoleOf(viewer.id) }),
+    json: true,
+  });
   const auth = await getAuth();
   try {
     if (body.step === "options") {
@@ -297,6 +303,7 @@ export async function managePasskey({ request, clientAddress }: Input, actor: Se
   const fields = (await readForm(request))?.fields;
   const id = fields?.passkeyId ?? "";
   if (!fields || !/^[\w-]{1,100}$/.test(id)) return fail("securityFormInvalid");
+  if (fields.intent === "delete") await requireRecentAuthentication(request, { fallback: back });
   const mine = and(eq(passkeys.id, id), eq(passkeys.userId, actor.id));
   const db = getDb();
   const [row] = await db.select({ name: passkeys.name }).from(passkeys).where(mine);

@@ -68,6 +68,11 @@ export const secondFactorMessages = {
     title: "Códigos de recuperación nuevos",
     description: "Los anteriores ya no sirven. Guarda estos en un lugar seguro.",
   },
+  stepUpPasswordWrong: {
+    title: "Contraseña incorrecta",
+    description: "Escribe la contraseña con la que inicias sesión.",
+  },
+  stepUpDone: { title: "Identidad confirmada", description: "Ya puedes continuar." },
   failed: {
     title: "No se ha podido completar",
     description: "Por favor, inténtalo de nuevo en unos minutos.",
@@ -119,4 +124,11 @@ export const recoveryCodeSchema = z.object({ code: recoveryCode });
 /** A change of the factor asks for the password again (OWASP ASVS 5.0, V6.2). */
 export const passwordConfirmSchema = z.object({
   password: z.string(stop("passwordRequired")).check(z.minLength(1, stop("passwordRequired"))),
+});
+
+/** Confirming who you are (step-up, decision 063): the password, and the app's code if any. */
+export const stepUpSchema = passwordConfirmSchema;
+export const stepUpWithCodeSchema = z.object({
+  password: z.string(stop("passwordRequired")).check(z.minLength(1, stop("passwordRequired"))),
+  code: totpCode,
 });

@@ -6,6 +6,7 @@ import {
   revokeSession,
 } from "~/features/identity/session-activity.server";
 import { requireCustomer, signOutHeaders, staffRoleOf } from "~/features/identity/session.server";
+import { requireRecentAuthentication } from "~/features/identity/step-up.server";
 import { describeDevice } from "~/features/identity/user-agent";
 import { getDb } from "~/platform/db/database.server";
 import { readForm } from "~/platform/http/form-reply.server";
@@ -54,6 +55,9 @@ export async function manageSessions({ request, clientAddress }: Input, actor: S
   const fail = (code: SecurityMessage) =>
     redirectWithToast(back, { kind: "error", ...securityMessages[code] });
   const fields = (await readForm(request))?.fields;
+  // Ending sessions takes a recent proof of identity (ASVS 5.0, 7.5.2; decision 063).
+  if (fields?.intent === "revoke" || fields?.intent === "revoke-all")
+    await requireRecentAuthentication(request, { fallback: back });
   const audited = {
     actor: { ...actor, clientAddress, userAgent: request.headers.get("User-Agent") },
     target: actor.id,

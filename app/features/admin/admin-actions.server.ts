@@ -2,6 +2,7 @@ import { and, eq, isNotNull, isNull, sql } from "drizzle-orm";
 import { recordStaffAction } from "~/features/audit/audit.server";
 import { requireCapability, type Staff } from "~/features/identity/session.server";
 import { removeSecondFactor } from "~/features/identity/second-factor.server";
+import { requireRecentAuthentication } from "~/features/identity/step-up.server";
 import { isStaffRole, type StaffCapability } from "~/features/identity/staff-roles";
 import { getDb } from "~/platform/db/database.server";
 import { contactInquiries } from "~/platform/db/schema";
@@ -51,6 +52,9 @@ export async function adminAction(request: Request, staff: Staff) {
   const capability = intentCapabilities.get(form?.intent ?? "");
   if (capability) requireCapability(staff, capability);
   const back = `/admin${new URL(request.url).search}`;
+  // Who may do what, and whose factor goes: proved again first (decision 063).
+  if (form?.intent === "set-role" || form?.intent === "reset-second-factor")
+    await requireRecentAuthentication(request, { fallback: back });
   try {
     switch (form?.intent) {
       case "inquiry-handled":

@@ -1,5 +1,6 @@
 import { recordStaffAction } from "~/features/audit/audit.server";
 import { requireCapability, type Staff } from "~/features/identity/session.server";
+import { requireRecentAuthentication } from "~/features/identity/step-up.server";
 import { checkChain } from "~/features/verifactu/chain-check.server";
 import { recordsDocument } from "~/features/verifactu/record-xml";
 import { correctRejectedRecord } from "~/features/verifactu/sender.server";
@@ -66,6 +67,9 @@ export async function verifactuAction(request: Request, staff: Staff) {
   if (form?.intent === "cancel-record" || form?.intent === "correct-record")
     requireCapability(staff, "verifactu.manage");
   const back = `/admin/verifactu${new URL(request.url).search}`;
+  // A record sent to AEAT in the company's name: proved again first (decision 063).
+  if (form?.intent === "cancel-record" || form?.intent === "correct-record")
+    await requireRecentAuthentication(request, { fallback: back });
   try {
     switch (form?.intent) {
       case "check-chain": {

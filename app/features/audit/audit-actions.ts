@@ -14,6 +14,8 @@ export const auditActionLabels = {
   "factor.recovery_code_used": "Código de recuperación usado",
   "staff.second_factor_failed": "Segundo factor fallido",
   "staff.password_reset": "Contraseña restablecida por correo",
+  "staff.reauthenticated": "Identidad confirmada",
+  "staff.reauthentication_failed": "Confirmación de identidad fallida",
   "passkey.added": "Llave de acceso añadida",
   "account.deleted": "Cuenta del equipo eliminada",
   "passkey.renamed": "Llave de acceso renombrada",

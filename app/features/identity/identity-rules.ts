@@ -22,6 +22,10 @@ export const identityMessages = {
     description:
       "Para entrar en el panel, el personal necesita un segundo factor además de la contraseña.",
   },
+  stepUpRequired: {
+    title: "Confirma tu identidad",
+    description: "Por seguridad, vuelve a confirmar quién eres antes de continuar.",
+  },
   emailVerifiedSignIn: {
     title: "Email verificado",
     description: "Tu dirección está confirmada. Inicia sesión para continuar.",

@@ -9,6 +9,8 @@ import { z } from "~/platform/validation/zod";
  * limits, replay record, role, audit) and the passkey's "same account" rule read the account from
  * here, through Better Auth's cookie verification and its store, never from a cookie of ours.
  *
+ * The same plugin renews a session after a step-up (a proof inside a session).
+ *
  * The endpoints are server-only (no HTTP route, `platform/http/express-routes.ts` closes the rest
  * of /api/auth anyway) and called through `auth.api`.
  */
@@ -22,9 +24,14 @@ export const CHALLENGE_SECONDS = 10 * 60;
 export type PendingSecondFactor = { userId: string; email: string; expiresAt: string };
 
 export async function secondFactorChallengePlugin() {
-  const [{ createAuthEndpoint }, { generateRandomString }] = await Promise.all([
+  const [
+    { createAuthEndpoint, sessionMiddleware },
+    { generateRandomString },
+    { setSessionCookie },
+  ] = await Promise.all([
     import("better-auth/api"),
     import("better-auth/crypto"),
+    import("better-auth/cookies"),
   ]);
   return {
     id: "second-factor-challenge",
@@ -79,6 +86,21 @@ export async function secondFactorChallengePlugin() {
         ctx.setCookie(cookie.name, "", { ...cookie.attributes, maxAge: 0 });
         return ctx.json({ ok: true });
       }),
+      /**
+       * A proof of identity inside a session (step-up, decision 063) is a sign-in: a new session
+       * token replaces the request's (OWASP ASVS 5.0, 7.2.4), its cookie set, the old one ended.
+       */
+      renewSession: createAuthEndpoint.serverOnly(
+        { method: "POST", use: [sessionMiddleware] },
+        async (ctx) => {
+          const { session, user } = ctx.context.session;
+          const renewed = await ctx.context.internalAdapter.createSession(user.id);
+          if (!renewed) throw new Error("no new session was created");
+          await setSessionCookie(ctx, { session: renewed, user });
+          await ctx.context.internalAdapter.deleteSession(session.token);
+          return ctx.json({ token: renewed.token });
+        },
+      ),
     },
   } as const;
 }

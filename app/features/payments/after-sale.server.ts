@@ -1,6 +1,7 @@
 import { and, asc, desc, eq, inArray } from "drizzle-orm";
 import { recordStaffAction } from "~/features/audit/audit.server";
 import { requireCapability, type Staff, type Viewer } from "~/features/identity/session.server";
+import { requireRecentAuthentication } from "~/features/identity/step-up.server";
 import { invoiceRecordStates } from "~/features/billing/invoice-record-states.server";
 import { formatPrice } from "~/features/catalogue/services";
 import { getConfig } from "~/platform/config.server";
@@ -173,6 +174,8 @@ export async function staffPaymentAction(request: Request, staff: Staff, payment
   if (form.intent === "delivery") requireCapability(staff, "payments.delivery");
   if (form.intent === "refund") requireCapability(staff, "payments.refund");
   const back = `/admin/pagos/${paymentId}`;
+  // Money leaves the company: the staff member proves who they are again (decision 063).
+  if (form.intent === "refund") await requireRecentAuthentication(request, { fallback: back });
   try {
     if (form.intent === "delivery") {
       const parsed = checkForm(deliverySchema, form);

@@ -37,9 +37,15 @@ export function DownloadLink({
     setProgress({ text: busyLabel, fraction: null, announcement: busyLabel });
     try {
       const [response, { readWithProgress }] = await Promise.all([
-        fetch(href, { credentials: "same-origin" }),
+        fetch(href, { credentials: "same-origin", redirect: "manual" }),
         import("./download-progress"),
       ]);
+      // A file is never a redirect: the server sends the person somewhere first (to confirm
+      // who they are, or to sign in), so the browser follows the link itself.
+      if (response.type === "opaqueredirect") {
+        window.location.assign(href);
+        return;
+      }
       if (!response.ok) throw new Error(`download answered ${response.status}`);
       const chunks = await readWithProgress(response, { countRows, busyLabel }, setProgress);
       const name = /filename="([^"]+)"/.exec(response.headers.get("Content-Disposition") ?? "");
