@@ -286,19 +286,73 @@ test("a session ended from the list, and 'Cerrar sesión en todos los dispositiv
   await phone.context.close();
 });
 
+/** Moves the staff's sessions `minutes` back, with the server stopped (PGlite: one process). */
+async function ageStaffSessions(minutes: number) {
+  await stopServer();
+  const { stdout } = await run(
+    process.execPath,
+    ["--import", "tsx", "tests/support/age-sessions.ts", dataDir, STAFF.email, String(minutes)],
+    { cwd: root, env: { ...process.env, DATA_DIR: dataDir, DATABASE_URL: "" } },
+  );
+  expect(JSON.parse(stdout).moved).toBeGreaterThan(0);
+  await startServer();
+}
+
+test("an 11-minute-old staff session confirms who it is before an export, by keyboard and without JavaScript", async ({
+  browser,
+}) => {
+  test.setTimeout(180_000);
+  const page = staffPage;
+  await openPage(page, "/admin/auditoria");
+  await ageStaffSessions(11);
+
+  await openPage(page, "/admin/auditoria");
+  await page.getByRole("link", { name: "Exportar CSV" }).click();
+  await expect(page).toHaveURL(/\/confirmar-identidad\?volver=%2Fadmin%2Fauditoria$/);
+  await expect(page.getByRole("heading", { name: "Confirma tu identidad" })).toBeVisible();
+  await expect(toast(page, "Confirma tu identidad")).toBeVisible();
+  await screenshot(page, "confirmar-identidad");
+  // By keyboard: the password (a passkey-only account is asked nothing else), then Enter.
+  await page.getByLabel("Contraseña actual").focus();
+  await page.keyboard.type(STAFF.password);
+  await page.keyboard.press("Enter");
+  await expect(page).toHaveURL(/\/admin\/auditoria$/);
+  await expect(toast(page, "Identidad confirmada")).toBeVisible();
+  const download = page.waitForEvent("download");
+  await page.getByRole("link", { name: "Exportar CSV" }).click();
+  expect((await download).suggestedFilename()).toMatch(/\.csv$/);
+  await expect(
+    page
+      .getByRole("table", { name: "Registro de auditoría" })
+      .getByRole("row")
+      .filter({ hasText: "Identidad confirmada" }),
+  ).toHaveCount(1);
+
+  // Without JavaScript: the plain link, the plain form, the same way back.
+  await ageStaffSessions(11);
+  const plain = await browser.newContext({ baseURL, javaScriptEnabled: false });
+  await plain.addCookies(await page.context().cookies());
+  const noScript = await plain.newPage();
+  await noScript.goto("/admin/auditoria");
+  await noScript.getByRole("link", { name: "Exportar CSV" }).click();
+  await expect(noScript).toHaveURL(/\/confirmar-identidad\?volver=%2Fadmin%2Fauditoria$/);
+  await noScript.getByLabel("Contraseña actual").fill("no-es-la-contraseña");
+  await noScript.getByRole("button", { name: "Confirmar" }).click();
+  await expect(noScript.getByText("Contraseña incorrecta")).toBeVisible();
+  await noScript.getByLabel("Contraseña actual").fill(STAFF.password);
+  await noScript.getByRole("button", { name: "Confirmar" }).click();
+  await expect(noScript).toHaveURL(/\/admin\/auditoria$/);
+  // The confirmation renewed the session: the JavaScript browser takes the new one.
+  await page.context().addCookies(await plain.cookies());
+  await plain.close();
+});
+
 test("a staff session unused for 30 minutes ends", async () => {
   test.setTimeout(180_000);
   const page = staffPage;
   await openPage(page, "/admin");
   await expect(page).toHaveURL(/\/admin$/);
-  await stopServer();
-  const { stdout } = await run(
-    process.execPath,
-    ["--import", "tsx", "tests/support/age-sessions.ts", dataDir, STAFF.email, "31"],
-    { cwd: root, env: { ...process.env, DATA_DIR: dataDir, DATABASE_URL: "" } },
-  );
-  expect(JSON.parse(stdout).moved).toBeGreaterThan(0);
-  await startServer();
+  await ageStaffSessions(31);
   await page.goto("/admin");
   await expect(page).toHaveURL(/\/login$/);
   await expect(toast(page, "Tu sesión ha caducado")).toBeVisible();

@@ -22,8 +22,8 @@ export function StepUpPage({
       title="Confirma tu identidad"
       subtitle={
         <>
-          Vas a hacer un cambio delicado con la cuenta{" "}
-          <strong className="break-all">{page.email}</strong>. Por seguridad,{" "}
+          Para continuar con una operación delicada en la cuenta{" "}
+          <strong className="break-all">{page.email}</strong>,{" "}
           {page.totp
             ? "escribe tu contraseña y el código de tu aplicación de autenticación."
             : "escribe tu contraseña."}

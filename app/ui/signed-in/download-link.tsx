@@ -67,9 +67,10 @@ export function DownloadLink({
   const filled = progress?.fraction == null ? null : `${progress.fraction * 100}%`;
   return (
     <>
+      {/* No `download` attribute: the answer's Content-Disposition makes it a file, and a
+          redirect (to confirm who you are, to sign in) is followed as a page, not saved. */}
       <a
         href={href}
-        download
         onClick={download}
         aria-disabled={busy}
         className={`${buttonClasses({ variant: "secondary" })} tabular-nums`}
