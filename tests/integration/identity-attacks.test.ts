@@ -5,6 +5,7 @@ import {
   customerSignIn,
   requestPasswordReset,
   resetPassword,
+  signUp,
 } from "~/features/accounts/account-actions.server";
 import { adminAction } from "~/features/admin/admin-actions.server";
 import { staffPanel } from "~/features/admin/admin-panel.server";
@@ -628,5 +629,34 @@ describe("step-up: sensitive changes ask who you are when the session is older t
     const [after] = await database.db.select().from(purchases).where(eq(purchases.id, purchase.id));
     expect(after!.status).toBe("completed");
     expect(after!.refundRequestedAt).toBeNull();
+  });
+});
+
+describe("ASVS 6.1.2 and 6.2.11: the site's own words are no password", () => {
+  const signUpWith = (email: string, password: string) =>
+    signUp({
+      request: formPost("/registro", { email, password, confirmPassword: password }),
+      clientAddress: "192.0.2.47",
+    }) as Promise<Answer>;
+
+  it("refuses the company's name, a service, a role or the address's name, however dressed up", async () => {
+    for (const [email, password] of [
+      ["marta@example.com", "Vertice-Digital2026!"],
+      ["marta@example.com", "V3rt1c3D1g1t4l"],
+      ["marta@example.com", "Ciberseguridad#2026"],
+      ["marta@example.com", "Administrador123"],
+      ["marta.lopez.garcia@example.com", "Marta.Lopez.Garcia99"],
+    ] as const) {
+      const answer = await signUpWith(email, password);
+      expect(statusOf(answer), password).toBe(400);
+      expect((answer as { data: { errors: { code: string }[] } }).data.errors[0]!.code).toBe(
+        "passwordContextWord",
+      );
+    }
+  });
+
+  it("lets a passphrase that merely contains one through", async () => {
+    const answer = await signUpWith("frase@example.com", "mi vértice favorito es el norte");
+    expect(statusOf(answer)).not.toBe(400);
   });
 });

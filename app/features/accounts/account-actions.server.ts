@@ -25,6 +25,7 @@ import {
 import { authApiError, getAuth } from "~/features/identity/auth.server";
 import { recordStaffAction } from "~/features/audit/audit.server";
 import { isCommonPassword } from "./common-passwords.server";
+import { isContextPassword } from "./context-words.server";
 import { storeProfile } from "./profile.server";
 import { DEFAULT_RETURN_PATH, returnPathOf } from "~/features/identity/return-path";
 import { rememberReturnPath, takeReturnPath } from "~/features/identity/return-path.server";
@@ -86,6 +87,8 @@ export async function signUp({ request, clientAddress }: ActionInput) {
   const { email, password } = form.data;
   if (await isCommonPassword(password))
     return fail("passwordTooCommon", 400, { field: "password" });
+  if (isContextPassword(password, email))
+    return fail("passwordContextWord", 400, { field: "password" });
   const tooMany = await limited("sign-up", clientAddress, email);
   if (tooMany) return tooMany;
   if (!(await verifyHumanCheck(form.fields[HUMAN_CHECK_FIELD])))
@@ -268,8 +271,10 @@ export async function resetPassword({ request, clientAddress }: ActionInput) {
   if (!/^[\w-]{1,255}$/.test(token)) return fail("resetLinkInvalid", 400);
   const tooMany = await limited("new-password", clientAddress);
   if (tooMany) return tooMany;
+  const owner = await accountOfResetLink(token);
+  if (isContextPassword(password, owner?.email))
+    return fail("passwordContextWord", 400, { field: "password" });
   try {
-    const owner = await accountOfResetLink(token);
     await (
       await getAuth()
     ).api.resetPassword({

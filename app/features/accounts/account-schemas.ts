@@ -40,6 +40,11 @@ export const accountMessages = {
     description: `La contraseña no puede superar los ${PASSWORD_LIMITS.max} caracteres.`,
   },
   passwordMismatch: { title: "Las contraseñas no coinciden" },
+  passwordContextWord: {
+    title: "Contraseña fácil de adivinar",
+    description:
+      "No uses el nombre de la empresa, de un servicio o de tu email como contraseña. Elige otra.",
+  },
   passwordTooCommon: {
     title: "Contraseña demasiado común",
     description:

@@ -9,6 +9,7 @@ import { getLogger } from "~/platform/logger.server";
 import { normalizeEmail, PASSWORD_LIMITS } from "./account-schemas";
 import type { Auth } from "~/features/identity/auth.server";
 import { isCommonPassword } from "./common-passwords.server";
+import { isContextPassword } from "./context-words.server";
 
 export type EnsuredAdmin = {
   userId: string;
@@ -52,6 +53,11 @@ export async function ensureAdmin(
   if (needsPassword && (await isCommonPassword(chosen!))) {
     throw new Error(
       "La contraseña es demasiado común: aparece en listas de contraseñas filtradas. Elige otra.",
+    );
+  }
+  if (needsPassword && isContextPassword(chosen!, email)) {
+    throw new Error(
+      "La contraseña es fácil de adivinar: no uses el nombre de la empresa, de un servicio o del email.",
     );
   }
 
