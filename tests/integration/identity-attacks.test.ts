@@ -1,10 +1,11 @@
-import { and, eq, notInArray } from "drizzle-orm";
+import { and, eq, inArray, notInArray } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import {
   adminSignIn,
   customerSignIn,
   requestPasswordReset,
   resetPassword,
+  signOut,
   signUp,
 } from "~/features/accounts/account-actions.server";
 import { adminAction } from "~/features/admin/admin-actions.server";
@@ -658,5 +659,140 @@ describe("ASVS 6.1.2 and 6.2.11: the site's own words are no password", () => {
   it("lets a passphrase that merely contains one through", async () => {
     const answer = await signUpWith("frase@example.com", "mi vértice favorito es el norte");
     expect(statusOf(answer)).not.toBe(400);
+  });
+});
+
+describe("ASVS 5.0 V6 and V7, one test per requirement the other suites do not hold", () => {
+  it("ASVS 6.2.8, 6.2.9: a 64-character password is accepted and checked exactly as typed", async () => {
+    const email = "larga@example.com";
+    const password = "una frase larga de sesenta y cuatro letras para entrar, sin más!";
+    expect(password).toHaveLength(64);
+    await signedInCustomer(email, { password });
+    const signIn = async (typed: string) =>
+      statusOf(
+        (await customerSignIn({
+          request: formPost("/login-cliente", { email, password: typed }),
+          clientAddress: "192.0.2.48",
+        })) as Answer,
+      );
+    expect(await signIn(password.slice(0, 63))).toBe(401);
+    expect(await signIn(password.toUpperCase())).toBe(401);
+    expect(await signIn(password)).toBe(302);
+  });
+
+  it("ASVS 6.4.3: a password reset by mail still asks for the second factor", async () => {
+    const email = "reset-factor@example.com";
+    const admin = await signedInAdmin(email, { password: "Adm-contraseña-reset-1" });
+    await requestPasswordReset({
+      request: formPost("/recuperar-password", { email }),
+      clientAddress: "192.0.2.49",
+    });
+    const [link] = await database.db
+      .select()
+      .from(verifications)
+      .where(eq(verifications.value, admin.userId));
+    const password = "Otra-contraseña-nueva-7";
+    await resetPassword({
+      request: formPost("/actualizar-password", {
+        token: link!.identifier.replace("reset-password:", ""),
+        password,
+        confirmPassword: password,
+      }),
+      clientAddress: "192.0.2.49",
+    });
+    const signIn = (await adminSignIn({
+      request: formPost("/login", { email, password }),
+      clientAddress: "192.0.2.49",
+    })) as Response;
+    expect(signIn.headers.get("Location")).toBe("/login/verificacion");
+    expect(jar("", signIn)).not.toMatch(/session_token=/);
+  });
+
+  it("ASVS 6.5.5: a code from two steps ago is refused", async () => {
+    const email = "codigo-viejo@example.com";
+    const password = "Adm-contraseña-viejo-1";
+    const admin = await signedInAdmin(email, { password });
+    const challenge = jar(
+      "",
+      (await adminSignIn({
+        request: formPost("/login", { email, password }),
+        clientAddress: "192.0.2.50",
+      })) as Response,
+    );
+    const stale = await secondFactorSignIn(
+      {
+        request: formPost(
+          "/login/verificacion",
+          { code: totpCode(admin.secret!, totpStep() - 2) },
+          challenge,
+        ),
+        clientAddress: "192.0.2.50",
+      },
+      "staff",
+    );
+    expect(statusOf(stale)).toBe(401);
+  });
+
+  it("ASVS 7.2.2, 7.2.3: session tokens are unique, random and at least 128 bits", async () => {
+    const made = await Promise.all(
+      ["uno", "dos", "tres"].map((name) => signedInCustomer(`token-${name}@example.com`)),
+    );
+    const tokens = await database.db
+      .select({ token: sessions.token })
+      .from(sessions)
+      .where(
+        inArray(
+          sessions.userId,
+          made.map((one) => one.userId),
+        ),
+      );
+    expect(new Set(tokens.map((row) => row.token)).size).toBe(tokens.length);
+    for (const { token } of tokens) {
+      // 32 characters of 62 possible each: about 190 bits.
+      expect(token).toMatch(/^[A-Za-z0-9]{32,}$/);
+    }
+  });
+
+  it("ASVS 7.4.1: a signed-out session's cookie opens nothing", async () => {
+    const customer = await signedInCustomer("salida@example.com");
+    await signOut({ request: formPost("/cerrar-sesion", {}, customer.cookie) });
+    expect(await viewerOf(customer.cookie)).toBeNull();
+  });
+
+  it("ASVS 7.4.5: an administrator ends every session of an account, audited", async () => {
+    const admin = await signedInAdmin("cierra-sesiones@example.com", {
+      password: "Adm-contraseña-cierre-1",
+    });
+    const viewer = (await viewerOf(admin.cookie))!;
+    const staff = {
+      ...viewer,
+      role: "admin" as const,
+      clientAddress: "192.0.2.51",
+      userAgent: null,
+    };
+    const customer = await signedInCustomer("portatil-perdido@example.com");
+    const answer = (await adminAction(
+      formPost(
+        "/admin?tab=usuarios",
+        { intent: "end-sessions", userId: customer.userId, confirm: "yes" },
+        admin.cookie,
+      ),
+      staff,
+    )) as Response;
+    expect(answer.status).toBe(302);
+    expect(await viewerOf(customer.cookie)).toBeNull();
+    expect(
+      (await auditOf(customer.userId)).find((row) => row.action === "session.ended_by_admin"),
+    ).toMatchObject({ actorId: admin.userId, targetId: customer.userId, details: { sesiones: 1 } });
+    // Not one's own (the security page does that), and only with the confirmation.
+    const own = await adminAction(
+      formPost(
+        "/admin?tab=usuarios",
+        { intent: "end-sessions", userId: admin.userId, confirm: "yes" },
+        admin.cookie,
+      ),
+      staff,
+    );
+    expect(statusOf(own as Answer)).toBe(409);
   });
 });

@@ -5,7 +5,7 @@ import { removeSecondFactor } from "~/features/identity/second-factor.server";
 import { requireRecentAuthentication } from "~/features/identity/step-up.server";
 import { isStaffRole, type StaffCapability } from "~/features/identity/staff-roles";
 import { getDb } from "~/platform/db/database.server";
-import { contactInquiries } from "~/platform/db/schema";
+import { contactInquiries, sessions, users } from "~/platform/db/schema";
 import { readForm, refuse as refuseForm } from "~/platform/http/form-reply.server";
 import { redirectWithToast } from "~/platform/http/toast.server";
 import { getLogger } from "~/platform/logger.server";
@@ -22,6 +22,7 @@ const intentCapabilities = new Map<string, StaffCapability>([
   ["inquiry-pending", "enquiries.handle"],
   ["set-role", "roles.manage"],
   ["reset-second-factor", "factors.reset"],
+  ["end-sessions", "sessions.end"],
 ]);
 
 /** HTTP status of each refusal: a missing row is 404, a rule that says no is 409. */
@@ -30,6 +31,7 @@ const refusalStatus: Partial<Record<AdminMessage, number>> = {
   userNotFound: 404,
   noSecondFactor: 404,
   ownSecondFactor: 409,
+  ownSessions: 409,
   lastAdmin: 409,
   ownRole: 409,
   unverifiedStaff: 409,
@@ -52,8 +54,7 @@ export async function adminAction(request: Request, staff: Staff) {
   const capability = intentCapabilities.get(form?.intent ?? "");
   if (capability) requireCapability(staff, capability);
   const back = `/admin${new URL(request.url).search}`;
-  // Who may do what, and whose factor goes: proved again first (decision 063).
-  if (form?.intent === "set-role" || form?.intent === "reset-second-factor")
+  if (STEP_UP_INTENTS.has(form?.intent ?? ""))
     await requireRecentAuthentication(request, { fallback: back });
   try {
     switch (form?.intent) {
@@ -86,6 +87,14 @@ export async function adminAction(request: Request, staff: Staff) {
         if (!(await resetSecondFactor(staff, userId))) return refuse("noSecondFactor");
         return redirectWithToast(back, { kind: "success", ...adminMessages.secondFactorReset });
       }
+      case "end-sessions": {
+        const userId = form.userId ?? "";
+        if (!USER_ID.test(userId)) return refuse("invalidRequest");
+        if (form.confirm !== "yes") return refuse("confirmEndSessions");
+        if (userId === staff.id) return refuse("ownSessions");
+        if (!(await endSessionsOf(staff, userId))) return refuse("userNotFound");
+        return redirectWithToast(back, { kind: "success", ...adminMessages.sessionsEnded });
+      }
       default:
         return refuse("invalidRequest");
     }
@@ -93,6 +102,31 @@ export async function adminAction(request: Request, staff: Staff) {
     getLogger().error({ err: error }, "an admin panel change failed");
     return refuse("saveFailed");
   }
+}
+
+/** Who may do what, whose factor goes, who is signed out: proved again first (decision 063). */
+const STEP_UP_INTENTS = new Set(["set-role", "reset-second-factor", "end-sessions"]);
+
+/**
+ * Every session of another account ends (a stolen laptop, a person who left), with its audit
+ * row naming how many, in one transaction. False when the account does not exist.
+ */
+async function endSessionsOf(staff: Staff, userId: string): Promise<boolean> {
+  return getDb().transaction(async (tx) => {
+    const [account] = await tx.select({ id: users.id }).from(users).where(eq(users.id, userId));
+    if (!account) return false;
+    const ended = await tx
+      .delete(sessions)
+      .where(eq(sessions.userId, userId))
+      .returning({ id: sessions.id });
+    await recordStaffAction(tx, {
+      actor: staff,
+      action: "session.ended_by_admin",
+      target: userId,
+      details: { sesiones: ended.length },
+    });
+    return true;
+  });
 }
 
 /**

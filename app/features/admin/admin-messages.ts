@@ -45,6 +45,18 @@ export const adminMessages = {
     title: "La cuenta no tiene verificación en dos pasos",
     description: "No hay nada que restablecer. Actualiza la lista.",
   },
+  sessionsEnded: {
+    title: "Sesiones cerradas",
+    description: "La cuenta tendrá que volver a iniciar sesión en todos sus dispositivos.",
+  },
+  confirmEndSessions: {
+    title: "Confirma el cierre de sesiones",
+    description: "Marca la casilla de confirmación para cerrar todas las sesiones de la cuenta.",
+  },
+  ownSessions: {
+    title: "Tus sesiones se gestionan en tu página de seguridad",
+    description: "Desde allí puedes cerrar cualquiera de ellas.",
+  },
   invalidRequest: {
     title: "Solicitud no válida",
     description: "Actualiza la página e inténtalo de nuevo.",

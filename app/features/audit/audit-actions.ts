@@ -22,6 +22,7 @@ export const auditActionLabels = {
   "passkey.removed": "Llave de acceso eliminada",
   "session.revoked": "Sesión cerrada en otro dispositivo",
   "session.revoked_all": "Sesión cerrada en todos los dispositivos",
+  "session.ended_by_admin": "Sesiones cerradas por un administrador",
   "enquiry.handled": "Consulta atendida",
   "enquiry.pending": "Consulta pendiente",
   "ticket.reply": "Respuesta a un ticket",

@@ -76,6 +76,8 @@ export const staffCapabilities = {
   "roles.manage": adminOnly,
   /** Reset another account's second factor, when its owner lost it (decision 044). */
   "factors.reset": adminOnly,
+  /** End every session of another account (ASVS 5.0 7.4.5; decision 063). */
+  "sessions.end": adminOnly,
   /** Auditoría: the staff audit log and its CSV. */
   "audit.view": adminOnly,
 } as const satisfies Record<string, readonly StaffRole[]>;

@@ -1,4 +1,4 @@
-import { ShieldOff, UserCog } from "lucide-react";
+import { LogOut, ShieldOff, UserCog } from "lucide-react";
 import { useEffect, useRef, useState } from "react";
 import { Form, Link, useLocation, useNavigation } from "react-router";
 import {
@@ -114,6 +114,42 @@ function SecondFactorReset({ user, busy }: { user: UserRow; busy: boolean }) {
   );
 }
 
+/**
+ * 'Cerrar sesiones': every session of the account ends at once (a lost laptop, someone who left
+ * the company). Its password, factors and role stay; it signs in again as usual.
+ */
+function EndSessions({ user, busy }: { user: UserRow; busy: boolean }) {
+  return (
+    <details className="text-sm">
+      <summary className="cursor-pointer font-semibold whitespace-nowrap text-brand-700">
+        Cerrar sesiones<span className="sr-only"> de {user.email}</span>
+      </summary>
+      <Form method="post" className="mt-2 w-64 space-y-2">
+        <input type="hidden" name="intent" value="end-sessions" />
+        <input type="hidden" name="userId" value={user.id} />
+        <p className="text-slate-600">
+          Se cerrarán todas sus sesiones abiertas. Su contraseña, su verificación y su rol no
+          cambian.
+        </p>
+        <Checkbox
+          name="confirm"
+          value="yes"
+          required
+          label={`Confirmo el cierre de las sesiones de ${user.email}.`}
+        />
+        <button
+          type="submit"
+          disabled={busy}
+          className={buttonClasses({ variant: "secondary", size: "sm" })}
+        >
+          <LogOut className="size-4" aria-hidden />
+          Cerrar sesiones
+        </button>
+      </Form>
+    </details>
+  );
+}
+
 function userColumns(
   selfId: string,
   changing: FormDataEntryValue | null | undefined,
@@ -158,6 +194,7 @@ function userColumns(
             {user.twoFactorEnabled ? (
               <SecondFactorReset user={user} busy={changing === user.id} />
             ) : null}
+            <EndSessions user={user} busy={changing === user.id} />
           </div>
         ),
     },
