@@ -58,10 +58,10 @@ test("a new customer signs up, confirms the mail, reaches Mi Cuenta, signs out a
 
 test("an unverified address cannot sign in and is sent to verify it", async ({ page }) => {
   const email = uniqueEmail("sinverificar");
-  await signUp(page, email, "password-1234");
+  await signUp(page, email, "sin-verificar-1234");
   await expect(page).toHaveURL(/\/verificar-email$/);
   await page.context().clearCookies();
-  await signIn(page, email, "password-1234");
+  await signIn(page, email, "sin-verificar-1234");
   const alert = page.getByRole("alert");
   await expect(alert).toContainText("Email no verificado");
   await alert.getByRole("link", { name: "Verificar" }).click();

@@ -233,6 +233,15 @@ export const authorizationMatrix: MatrixRow[] = [
     form: () => ({ confirmation: "no" }),
   },
   {
+    // A proof of identity before a sensitive change (decision 063): any signed-in account; a
+    // form without the password is refused and changes nothing.
+    route: "confirmar-identidad",
+    url: () => "/confirmar-identidad",
+    get: signedIn("signIn", "page"),
+    post: signedIn("signIn", "refused"),
+    form: () => ({ password: "" }),
+  },
+  {
     route: "mi-cuenta/seguridad",
     url: () => "/mi-cuenta/seguridad",
     get: signedIn("signIn", "page"),
