@@ -88,10 +88,10 @@ for (const width of [390, 1280]) {
     await expect(dialog).toBeHidden();
     await expect(toast(admin, "Rol actualizado")).toBeVisible();
     await expect(row).toHaveAttribute("data-role", "admin");
-    await expect(row.locator("summary")).toBeFocused();
+    await expect(row.locator("summary", { hasText: "Cambiar rol" })).toBeFocused();
 
     // Taking it away asks in its own words.
-    await row.locator("summary").click();
+    await row.locator("summary", { hasText: "Cambiar rol" }).click();
     await row.getByLabel("Nuevo rol").selectOption({ label: "Cliente (sin rol del equipo)" });
     await trigger.click();
     const removal = admin.getByRole("dialog", {
