@@ -48,6 +48,12 @@ for (const width of [390, 1280]) {
     await admin.setViewportSize({ width, height: 844 });
     const row = await chooseRole(admin, email, "Administrador");
     const trigger = row.getByRole("button", { name: "Cambiar rol", exact: true });
+    if (shots) {
+      // The row's other action, open: 'Cerrar sesiones' (decision 063).
+      await row.locator("summary", { hasText: "Cerrar sesiones" }).click();
+      await admin.screenshot({ path: `${shots}/usuarios-fila-${width}.png`, fullPage: true });
+      await row.locator("summary", { hasText: "Cerrar sesiones" }).click();
+    }
 
     // The dialog: the question with name, e-mail and role, what the role may do; focus inside.
     await trigger.click();
