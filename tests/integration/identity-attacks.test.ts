@@ -29,6 +29,7 @@ import { deleteAccountOnRequest } from "~/features/privacy/account-deletion.serv
 import { getConfig } from "~/platform/config.server";
 import {
   customers,
+  mailOutbox,
   payments,
   purchases,
   sessions,
@@ -794,5 +795,47 @@ describe("ASVS 5.0 V6 and V7, one test per requirement the other suites do not h
       staff,
     );
     expect(statusOf(own as Answer)).toBe(409);
+  });
+});
+
+describe("finding 2: a new way in is told to the owner", () => {
+  it("mails the owner when the app's codes are turned on, naming the device", async () => {
+    const email = "aviso-factor@example.com";
+    const password = "contraseña-del-aviso-1";
+    const customer = await signedInCustomer(email, { password });
+    const owner = (await viewerOf(customer.cookie))!;
+    const act = (fields: Record<string, string>) =>
+      secondFactorSettingsAction(
+        {
+          request: new Request(`${getConfig().siteUrl}/mi-cuenta/seguridad`, {
+            method: "POST",
+            body: new URLSearchParams(fields),
+            headers: {
+              Cookie: customer.cookie,
+              Origin: getConfig().siteUrl,
+              "User-Agent":
+                "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36",
+            },
+          }),
+          clientAddress: "192.0.2.52",
+        },
+        owner,
+        "/mi-cuenta/seguridad",
+      );
+    const started = (await act({ intent: "start", password })) as { setup: { uri: string } };
+    const secret = new URL(started.setup.uri).searchParams.get("secret")!;
+    const confirmed = (await act({
+      intent: "confirm",
+      uri: started.setup.uri,
+      code: totpCode(secret),
+    })) as Response;
+    expect(confirmed.status).toBe(302);
+    const [mail] = await database.db
+      .select()
+      .from(mailOutbox)
+      .where(and(eq(mailOutbox.recipient, email), eq(mailOutbox.kind, "security-new-way-in")));
+    expect(mail?.subject).toMatch(/^Nueva forma de entrar en tu cuenta/);
+    expect(mail?.text).toContain("Chrome en Windows");
+    expect(mail?.text).toContain("/mi-cuenta/seguridad");
   });
 });

@@ -20,6 +20,7 @@ import { hitRateLimit } from "~/platform/security/rate-limit.server";
 import { PASSKEY_NAME_MAX, securityMessages, type SecurityMessage } from "./passkey-messages";
 import { checkAccountLimits, clearSignInFailures, recordSignInFailure } from "./rate-limits.server";
 import { securityPagePath, type SecurityActor } from "./security-paths";
+import { mailNewWayIn } from "./security-mails.server";
 
 /**
  * Passkeys (decision 045): Better Auth's passkey plugin does the WebAuthn ceremonies and keeps
@@ -117,6 +118,11 @@ export async function passkeyRegistration({ request, clientAddress }: Input) {
         target: viewer.id,
         details: { llave: response.name ?? name },
       });
+    await mailNewWayIn(viewer.email, {
+      what: `la llave de acceso «${response.name ?? name}»`,
+      device: describeDevice(request.headers.get("User-Agent")),
+      securityPath: securityPagePath({ role }),
+    });
     return Response.json({ ok: true }, { headers: noStore(cookiesOf(headers)) });
   } catch (error) {
     const apiError = await authApiError(error);

@@ -13,7 +13,9 @@ import { checkForm, type FormRefusal } from "~/platform/forms/form-answer";
 import { readForm, refuse, type RefuseInit } from "~/platform/http/form-reply.server";
 import { redirectWithToast } from "~/platform/http/toast.server";
 import { getLogger } from "~/platform/logger.server";
+import { describeDevice } from "~/features/identity/user-agent";
 import { checkAccountLimits, recordSignInFailure } from "./rate-limits.server";
+import { mailNewWayIn } from "./security-mails.server";
 import {
   passwordConfirmSchema,
   secondFactorMessages,
@@ -273,6 +275,11 @@ async function confirmEnrolment(
     .delete(sessions)
     .where(and(eq(sessions.userId, owner.id), lt(sessions.createdAt, startedAt)));
   await audit(owner, "factor.enrolled", { factor: "totp" });
+  await mailNewWayIn(owner.email, {
+    what: "la verificación en dos pasos con una aplicación de autenticación",
+    device: describeDevice(input.request.headers.get("User-Agent")),
+    securityPath: back,
+  });
   return toNewCodes(owner, back, "enabled", headers);
 }
 
