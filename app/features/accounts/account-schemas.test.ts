@@ -129,7 +129,11 @@ describe("the profile", () => {
     expect(profileError({ phone: "1".repeat(31) })).toBe("phoneInvalid");
     expect(profileError({ company: "c".repeat(101) })).toBe("companyTooLong");
     expect(profileError({ bio: "b".repeat(500) })).toBeUndefined();
-    expect(profileError({ billingName: "n".repeat(151) })).toBe("billingNameTooLong");
+    // AEAT's NombreRazon takes 120 characters (issue 37): a longer name is refused here.
+    expect(profileError({ billingName: "n".repeat(120) })).toBeUndefined();
+    expect(profileError({ billingName: "n".repeat(121) })).toBe("billingNameTooLong");
+    expect(profileError({ billingName: "Ana\u0007García" })).toBe("billingNameInvalid");
+    expect(profileError({ billingName: "Ana\nGarcía" })).toBe("billingNameInvalid");
     expect(profileError({ billingAddress: "d".repeat(201) })).toBe("billingAddressTooLong");
     expect(profileError({ bio: "b".repeat(501) })).toBe("bioTooLong");
   });

@@ -1,6 +1,7 @@
 import { identityMessages, PASSWORD_LIMITS } from "~/features/identity/identity-rules";
 import type { ToastText } from "~/platform/http/toast";
 import { isValidSpanishTaxId, normaliseTaxId } from "~/platform/validation/spanish-tax-id";
+import { AEAT_NAME_MAX, hasControlCharacters } from "~/platform/validation/aeat-text";
 import { z } from "~/platform/validation/zod";
 
 /** Rules and Spanish messages of the account forms (spec sections 5 and 8), client and server. */
@@ -13,7 +14,7 @@ export const PROFILE_LIMITS = {
   company: 100,
   bio: 500,
   taxId: 20,
-  billingName: 150,
+  billingName: AEAT_NAME_MAX,
   billingAddress: 200,
 } as const;
 /**
@@ -143,6 +144,11 @@ export const accountMessages = {
     title: "Falta el nombre de facturación",
     description: "Con un NIF, NIE o CIF, indica también a nombre de quién emitimos la factura.",
   },
+  billingNameInvalid: {
+    title: "Nombre de facturación no válido",
+    description:
+      "El nombre o la razón social no puede llevar saltos de línea ni caracteres de control.",
+  },
   billingNameTooLong: {
     title: "Nombre de facturación demasiado largo",
     description: `El nombre de facturación no puede superar los ${PROFILE_LIMITS.billingName} caracteres.`,
@@ -229,7 +235,9 @@ export const profileSchema = z
       z.overwrite(normaliseTaxId),
       z.refine((value: string) => value === "" || isValidSpanishTaxId(value), stop("taxIdInvalid")),
     ),
-    billingName: optionalText(PROFILE_LIMITS.billingName, "billingNameTooLong"),
+    billingName: optionalText(PROFILE_LIMITS.billingName, "billingNameTooLong").check(
+      z.refine((value: string) => !hasControlCharacters(value), stop("billingNameInvalid")),
+    ),
     billingAddress: optionalText(PROFILE_LIMITS.billingAddress, "billingAddressTooLong"),
   })
   .check(

@@ -73,6 +73,21 @@ describe("the checkout's billing data (a complete invoice above 400 € or for a
     });
   });
 
+  it("refuses a name AEAT would refuse: over 120 characters, or with a control character (issue 37)", () => {
+    const name = (billingName: string) =>
+      check(ABOVE_LIMIT, { ...CONSENT, ...BILLING, billingName });
+    expect(name("á".repeat(120)).ok).toBe(true);
+    expect(name("a".repeat(121))).toEqual({
+      ok: false,
+      errors: [{ code: "billingNameTooLong", field: "billingName" }],
+    });
+    for (const control of ["\u0000", "\u0007", "\n", "\u0085"])
+      expect(name(`Ferretería${control}Ejemplo`), JSON.stringify(control)).toEqual({
+        ok: false,
+        errors: [{ code: "billingNameInvalid", field: "billingName" }],
+      });
+  });
+
   it("up to 400 € (IVA included) a consumer buys without billing data, and typed data is ignored", () => {
     expect(check(AT_LIMIT, CONSENT)).toEqual({ ok: true, data: { immediateStart: "yes" } });
     expect(check(AT_LIMIT, { ...CONSENT, billingTaxId: "nonsense" })).toEqual({

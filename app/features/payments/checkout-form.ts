@@ -1,5 +1,6 @@
 import { requiresCompleteInvoice } from "~/features/billing/invoice-type";
 import type { FormSchema } from "~/platform/forms/form-answer";
+import { hasControlCharacters } from "~/platform/validation/aeat-text";
 import { isValidSpanishTaxId, normaliseTaxId } from "~/platform/validation/spanish-tax-id";
 import { BILLING_LIMITS } from "./payment-messages";
 
@@ -36,8 +37,9 @@ function checkBilling(values: Record<string, unknown>): {
   const issues: Issue[] = [];
   const problem = (message: string, field: string) => issues.push({ message, path: [field] });
   if (!billing.name) problem("billingNameRequired", BILLING_FIELDS.name);
-  else if (billing.name.length > BILLING_LIMITS.name)
+  else if ([...billing.name].length > BILLING_LIMITS.name)
     problem("billingNameTooLong", BILLING_FIELDS.name);
+  else if (hasControlCharacters(billing.name)) problem("billingNameInvalid", BILLING_FIELDS.name);
   if (!billing.taxId) problem("billingTaxIdRequired", BILLING_FIELDS.taxId);
   else if (billing.taxId.length > BILLING_LIMITS.taxId || !isValidSpanishTaxId(billing.taxId))
     problem("billingTaxIdInvalid", BILLING_FIELDS.taxId);

@@ -1,8 +1,9 @@
+import { AEAT_NAME_MAX } from "~/platform/validation/aeat-text";
 /**
  * The longest billing texts a purchase stores (the profile's limits); here, not in the dialog's
  * rules (checkout-form.ts), so the texts that name them need not bring those rules along.
  */
-export const BILLING_LIMITS = { name: 150, taxId: 20, address: 200 } as const;
+export const BILLING_LIMITS = { name: AEAT_NAME_MAX, taxId: 20, address: 200 } as const;
 
 /** The Spanish texts of the purchase flow (spec section 8), shared by dialog and server. */
 export const paymentMessages = {
@@ -40,6 +41,11 @@ export const paymentMessages = {
   billingNameTooLong: {
     title: "Nombre demasiado largo",
     description: `El nombre o la razón social no puede superar los ${BILLING_LIMITS.name} caracteres.`,
+  },
+  billingNameInvalid: {
+    title: "Nombre no válido",
+    description:
+      "El nombre o la razón social no puede llevar saltos de línea ni caracteres de control.",
   },
   billingTaxIdRequired: {
     title: "Falta el NIF, NIE o CIF",
