@@ -45,6 +45,7 @@ import {
   signedInCustomer,
   viewerOf,
 } from "../support/customer-session";
+import { cookiesAfter } from "../support/cookie-header";
 import { paidPurchase } from "../support/paid-purchase";
 import { totpCode, totpStep } from "../support/totp";
 import { setupTestDatabase } from "../support/test-database";
@@ -62,20 +63,7 @@ const statusOf = (answer: Answer) =>
   answer instanceof Response ? answer.status : (answer.init?.status ?? 200);
 
 /** The cookies an answer sets, merged into a Cookie header (later values win). */
-function jar(before: string, answer: Response) {
-  const cookies = new Map(
-    before
-      .split("; ")
-      .filter(Boolean)
-      .map((pair) => [pair.split("=")[0]!, pair] as const),
-  );
-  for (const value of answer.headers.getSetCookie()) {
-    const pair = value.split(";")[0]!;
-    if (/Max-Age=0/i.test(value)) cookies.delete(pair.split("=")[0]!);
-    else cookies.set(pair.split("=")[0]!, pair);
-  }
-  return [...cookies.values()].join("; ");
-}
+const jar = (before: string, answer: Response) => cookiesAfter(answer, before);
 
 const cookieNamed = (header: string, name: RegExp) =>
   header.split("; ").find((pair) => name.test(pair.split("=")[0]!));

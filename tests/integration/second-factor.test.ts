@@ -7,6 +7,7 @@ import { requireStaff, requireStaffEnrolling } from "~/features/identity/session
 import { getConfig } from "~/platform/config.server";
 import { staffAuditLog } from "~/platform/db/schema";
 import { enrolTotp, formPost, signedInAdmin } from "../support/customer-session";
+import { cookiesAfter } from "../support/cookie-header";
 import { totpCode, totpStep } from "../support/totp";
 import { setupTestDatabase } from "../support/test-database";
 
@@ -29,22 +30,7 @@ async function thrown(run: () => Promise<unknown>) {
   }
 }
 
-/** Cookies a response sets, as the Cookie header the browser sends next. */
-const cookiesOf = (answer: Response, before = "") => {
-  const jar = new Map(
-    before
-      .split("; ")
-      .filter(Boolean)
-      .map((pair) => [pair.split("=")[0]!, pair] as const),
-  );
-  for (const value of answer.headers.getSetCookie()) {
-    const pair = value.split(";")[0]!;
-    const name = pair.split("=")[0]!;
-    if (/Max-Age=0|Expires=Thu, 01 Jan 1970/i.test(value)) jar.delete(name);
-    else jar.set(name, pair);
-  }
-  return [...jar.values()].join("; ");
-};
+const cookiesOf = (answer: Response) => cookiesAfter(answer);
 
 describe("the gate", () => {
   it("sends a staff account without a factor to /admin/seguridad, and lets it in once enrolled", async () => {

@@ -24,7 +24,7 @@ type Answer =
   | undefined;
 
 /** The code field: one-time-code, so phones offer the code a message or an app just gave. */
-function CodeField({ recovery }: { recovery: boolean }) {
+export function CodeField({ recovery }: { recovery: boolean }) {
   return recovery ? (
     <Field
       label="Código de recuperación"

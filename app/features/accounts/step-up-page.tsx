@@ -1,6 +1,7 @@
 import { Link } from "react-router";
 import { Field, ValidatedForm } from "~/ui/form";
 import { AccountCard, SubmitButton } from "./account-ui";
+import { CodeField } from "./second-factor-pages";
 import { secondFactorMessages, stepUpSchema, stepUpWithCodeSchema } from "./second-factor-rules";
 
 type Answer = { errors?: readonly { code: string; field?: string }[] } | undefined;
@@ -44,18 +45,7 @@ export function StepUpPage({
           autoComplete="current-password"
           required
         />
-        {page.totp ? (
-          <Field
-            label="Código de verificación"
-            name="code"
-            inputMode="numeric"
-            autoComplete="one-time-code"
-            pattern="[0-9 ]*"
-            maxLength={7}
-            required
-            hint="Las 6 cifras que muestra ahora tu aplicación de autenticación."
-          />
-        ) : null}
+        {page.totp ? <CodeField recovery={false} /> : null}
         <SubmitButton sendingLabel="Comprobando...">Confirmar</SubmitButton>
       </ValidatedForm>
       <p className="mt-6 text-center text-sm text-slate-600">

@@ -1,4 +1,4 @@
-import { LogOut, ShieldOff, UserCog } from "lucide-react";
+import { LogOut, ShieldOff, UserCog, type LucideIcon } from "lucide-react";
 import { useEffect, useRef, useState } from "react";
 import { Form, Link, useLocation, useNavigation } from "react-router";
 import {
@@ -78,39 +78,70 @@ function RoleChange({ user, busy, ask }: { user: UserRow; busy: boolean; ask: As
 }
 
 /**
+ * An account's change that only needs a confirmation, folded under its name: a plain form (no
+ * JavaScript needed) posting `intent` for `user` to the panel, with its consequences said and a
+ * box to tick first.
+ */
+function ConfirmedAccountAction({
+  user,
+  busy,
+  intent,
+  summary,
+  consequences,
+  confirmLabel,
+  button,
+  icon: Icon,
+}: {
+  user: UserRow;
+  busy: boolean;
+  intent: string;
+  summary: string;
+  consequences: string;
+  confirmLabel: string;
+  button: string;
+  icon: LucideIcon;
+}) {
+  return (
+    <details className="text-sm">
+      <summary className="cursor-pointer font-semibold whitespace-nowrap text-brand-700">
+        {summary}
+        <span className="sr-only"> de {user.email}</span>
+      </summary>
+      <Form method="post" className="mt-2 w-64 space-y-2">
+        <input type="hidden" name="intent" value={intent} />
+        <input type="hidden" name="userId" value={user.id} />
+        <p className="text-slate-600">{consequences}</p>
+        <Checkbox name="confirm" value="yes" required label={confirmLabel} />
+        <button
+          type="submit"
+          disabled={busy}
+          className={buttonClasses({ variant: "secondary", size: "sm" })}
+        >
+          <Icon className="size-4" aria-hidden />
+          {button}
+        </button>
+      </Form>
+    </details>
+  );
+}
+
+/**
  * 'Restablecer verificación': for an account whose owner lost their second factor (decision
  * 044). Its factor and sessions go; the owner enrols a new one at their next sign-in. Never
  * one's own (the server refuses it too): that takes a recovery code or another administrator.
  */
 function SecondFactorReset({ user, busy }: { user: UserRow; busy: boolean }) {
   return (
-    <details className="text-sm">
-      <summary className="cursor-pointer font-semibold whitespace-nowrap text-brand-700">
-        Restablecer verificación<span className="sr-only"> en dos pasos de {user.email}</span>
-      </summary>
-      <Form method="post" className="mt-2 w-64 space-y-2">
-        <input type="hidden" name="intent" value="reset-second-factor" />
-        <input type="hidden" name="userId" value={user.id} />
-        <p className="text-slate-600">
-          Se cerrarán sus sesiones y tendrá que configurar de nuevo la verificación en dos pasos.
-          Comprueba antes su identidad por otro medio que no sea el email.
-        </p>
-        <Checkbox
-          name="confirm"
-          value="yes"
-          required
-          label={`Confirmo el restablecimiento de ${user.email}.`}
-        />
-        <button
-          type="submit"
-          disabled={busy}
-          className={buttonClasses({ variant: "secondary", size: "sm" })}
-        >
-          <ShieldOff className="size-4" aria-hidden />
-          Restablecer
-        </button>
-      </Form>
-    </details>
+    <ConfirmedAccountAction
+      user={user}
+      busy={busy}
+      intent="reset-second-factor"
+      summary="Restablecer verificación"
+      consequences="Se cerrarán sus sesiones y tendrá que configurar de nuevo la verificación en dos pasos. Comprueba antes su identidad por otro medio que no sea el email."
+      confirmLabel={`Confirmo el restablecimiento de ${user.email}.`}
+      button="Restablecer"
+      icon={ShieldOff}
+    />
   );
 }
 
@@ -120,33 +151,16 @@ function SecondFactorReset({ user, busy }: { user: UserRow; busy: boolean }) {
  */
 function EndSessions({ user, busy }: { user: UserRow; busy: boolean }) {
   return (
-    <details className="text-sm">
-      <summary className="cursor-pointer font-semibold whitespace-nowrap text-brand-700">
-        Cerrar sesiones<span className="sr-only"> de {user.email}</span>
-      </summary>
-      <Form method="post" className="mt-2 w-64 space-y-2">
-        <input type="hidden" name="intent" value="end-sessions" />
-        <input type="hidden" name="userId" value={user.id} />
-        <p className="text-slate-600">
-          Se cerrarán todas sus sesiones abiertas. Su contraseña, su verificación y su rol no
-          cambian.
-        </p>
-        <Checkbox
-          name="confirm"
-          value="yes"
-          required
-          label={`Confirmo el cierre de las sesiones de ${user.email}.`}
-        />
-        <button
-          type="submit"
-          disabled={busy}
-          className={buttonClasses({ variant: "secondary", size: "sm" })}
-        >
-          <LogOut className="size-4" aria-hidden />
-          Cerrar sesiones
-        </button>
-      </Form>
-    </details>
+    <ConfirmedAccountAction
+      user={user}
+      busy={busy}
+      intent="end-sessions"
+      summary="Cerrar sesiones"
+      consequences="Se cerrarán todas sus sesiones abiertas. Su contraseña, su verificación y su rol no cambian."
+      confirmLabel={`Confirmo el cierre de las sesiones de ${user.email}.`}
+      button="Cerrar sesiones"
+      icon={LogOut}
+    />
   );
 }
 
