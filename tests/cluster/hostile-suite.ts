@@ -9,7 +9,8 @@
  * database must hold nothing half-written, invoices gap-free and unchanged, each refund and
  * withdrawal applied once (withdrawals within 14 days and before delivery), and an intact chain.
  *
- * HOSTILE_HTTP_RUNS (default 1,000) requests per route; HOSTILE_SEED replays a run.
+ * HOSTILE_HTTP_RUNS (default 1,000) requests per route; HOSTILE_SEED replays a run (with
+ * HOSTILE_ROUTES, only the routes named).
  */
 import http from "node:http";
 import { drizzle } from "drizzle-orm/node-postgres";
@@ -53,6 +54,8 @@ const SEED = Number(process.env.HOSTILE_SEED ?? Date.now() % 1_000_000);
 /** Requests in flight at once: modest, the machine also runs nginx, the server and PostgreSQL. */
 const CONCURRENCY = Number(process.env.HOSTILE_HTTP_CONCURRENCY ?? 12);
 const BATCH = 50;
+/** HOSTILE_ROUTES="name,name": only these routes, each with the seed it has in a full run. */
+const ONLY = process.env.HOSTILE_ROUTES?.split(",");
 
 const PASSWORD = "Puerta-principal-2024";
 const ADMIN_EMAIL = "personal@cluster.example.es";
@@ -118,7 +121,8 @@ export async function hostileSuite(buildRoot: string) {
     const routes = frontDoorRoutes();
     const flooded = performance.now();
     for (const [index, route] of routes.entries())
-      failures.push(...(await flood(context, route, SEED + index * 7919)));
+      if (!ONLY || ONLY.includes(route.name))
+        failures.push(...(await flood(context, route, SEED + index * 7919)));
     failures.push(...(await floodWebhook(context)));
     figures["hostile: requests per route"] = RUNS;
     figures["hostile: routes"] = routes.length + 1;
