@@ -17,6 +17,7 @@ const production = {
   STRIPE_WEBHOOK_SECRET: "whsec_123",
   VERIFACTU_CERT_FILE: "/run/secrets/aeat.p12",
   VERIFACTU_CERT_PASSWORD: "clave-del-certificado",
+  COMPANY_TAX_ID: "B12345674",
 };
 
 describe("configuration", () => {
@@ -112,6 +113,24 @@ describe("configuration", () => {
     ).toThrowError(/^Configuración inválida: SMTP_URL: obligatorio en producción/);
   });
 
+  it("refuses in production the example NIF and one whose control character is wrong", () => {
+    // B00000000's control digit is right: only the placeholder check keeps it off invoices.
+    expect(() => parseConfig({ ...production, COMPANY_TAX_ID: undefined })).toThrowError(
+      /^Configuración inválida: COMPANY_TAX_ID: obligatorio en producción \(B00000000/,
+    );
+    expect(() => parseConfig({ ...production, COMPANY_TAX_ID: "B-00000000" })).toThrowError(
+      /COMPANY_TAX_ID: obligatorio/,
+    );
+    for (const wrong of ["B12345678", "12345678A", "X1234567A", "empresa"])
+      expect(() => parseConfig({ ...production, COMPANY_TAX_ID: wrong })).toThrowError(
+        /^Configuración inválida: COMPANY_TAX_ID: no es un NIF válido/,
+      );
+    for (const right of ["B12345674", "12345678Z", "X1234567L"])
+      expect(parseConfig({ ...production, COMPANY_TAX_ID: right }).company.taxId).toBe(right);
+    // Locally the example stays, so that the site runs with nothing set.
+    expect(parseConfig({ DATA_DIR: tempDir() }).company.taxId).toBe("B00000000");
+  });
+
   it("accepts a complete production configuration", () => {
     const config = parseConfig({
       NODE_ENV: "production",
@@ -124,8 +143,11 @@ describe("configuration", () => {
       STRIPE_PRICE_CIBERSEGURIDAD: "price_123",
       VERIFACTU_CERT_FILE: "/run/secrets/aeat.p12",
       VERIFACTU_CERT_PASSWORD: "clave-del-certificado",
+      COMPANY_TAX_ID: "b-12345674",
     });
     expect(config.verifactu).toMatchObject({ enabled: true, environment: "produccion" });
+    // Written as people write it, used as AEAT reads it.
+    expect(config.company.taxId).toBe("B12345674");
     expect(config.stripe.priceIds).toEqual({ STRIPE_PRICE_CIBERSEGURIDAD: "price_123" });
     expect(config.isProduction).toBe(true);
     expect(config.authSecret).toBe("x".repeat(40));

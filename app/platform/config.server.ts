@@ -4,6 +4,13 @@ import { isIP } from "node:net";
 import path from "node:path";
 import { z } from "zod";
 import { DEFAULT_DATA_DIR, resolveDataDir } from "./data-dir";
+import { isValidSpanishTaxId, normaliseTaxId } from "./validation/spanish-tax-id";
+
+/**
+ * The example NIF of the local defaults: its control digit is right (0), so only this check
+ * keeps it off real invoices and out of the records sent to AEAT in the company's name.
+ */
+export const PLACEHOLDER_TAX_ID = "B00000000";
 
 /**
  * The configuration contract (see README): every variable has a safe local default, and
@@ -158,7 +165,7 @@ const envSchema = z.object({
   SENTRY_DSN: optionalText.pipe(z.url({ protocol: /^https?$/ }).optional()),
   BRAND_NAME: z.string().trim().min(1).default("Vértice Digital"),
   COMPANY_LEGAL_NAME: z.string().trim().min(1).default("Vértice Digital Servicios S.L."),
-  COMPANY_TAX_ID: z.string().trim().min(1).default("B00000000"),
+  COMPANY_TAX_ID: z.string().trim().min(1).default(PLACEHOLDER_TAX_ID),
   COMPANY_ADDRESS: z.string().trim().min(1).default("Calle Mayor 1, 28013 Madrid, España"),
   COMPANY_REGISTRY: z
     .string()
@@ -263,7 +270,7 @@ function buildConfig(env: Env, source: NodeJS.ProcessEnv) {
     company: {
       brandName: env.BRAND_NAME,
       legalName: env.COMPANY_LEGAL_NAME,
-      taxId: env.COMPANY_TAX_ID,
+      taxId: normaliseTaxId(env.COMPANY_TAX_ID),
       address: env.COMPANY_ADDRESS,
       registry: env.COMPANY_REGISTRY,
       contactEmail: env.CONTACT_EMAIL,
@@ -312,6 +319,16 @@ export function parseBackupConfig(source: NodeJS.ProcessEnv) {
   };
 }
 
+/** What production says of COMPANY_TAX_ID: the placeholder, or a code whose check fails. */
+function companyTaxIdProblem(value: string): string | undefined {
+  const taxId = normaliseTaxId(value);
+  if (taxId === PLACEHOLDER_TAX_ID)
+    return "COMPANY_TAX_ID: obligatorio en producción (B00000000 es el valor de ejemplo): el NIF de la empresa va en cada factura y en cada registro de facturación enviado a la AEAT";
+  if (!isValidSpanishTaxId(taxId))
+    return "COMPANY_TAX_ID: no es un NIF válido (su forma o su carácter de control no cuadran); revísalo antes de emitir facturas con él";
+  return undefined;
+}
+
 /** Rules that only hold in production, where a local default would be unsafe. */
 function productionProblems(env: Env): string[] {
   if (env.NODE_ENV !== "production") return [];
@@ -346,6 +363,8 @@ function productionProblems(env: Env): string[] {
     );
   if (env.VERIFACTU_CERT_FILE && !env.VERIFACTU_CERT_PASSWORD)
     problems.push("VERIFACTU_CERT_PASSWORD: obligatorio cuando VERIFACTU_CERT_FILE está definido");
+  const taxIdProblem = companyTaxIdProblem(env.COMPANY_TAX_ID);
+  if (taxIdProblem) problems.push(taxIdProblem);
   if (env.ADMIN_EMAIL && !env.ADMIN_PASSWORD)
     problems.push("ADMIN_PASSWORD: obligatorio cuando ADMIN_EMAIL está definido");
   if (env.METRICS_PORT !== undefined && !env.METRICS_TOKEN && !isLoopback(env.METRICS_HOST))

@@ -250,6 +250,7 @@ export async function startInstance(options: InstanceOptions): Promise<Instance>
         STRIPE_API_BASE: options.stripeApiBase,
         ...STRIPE_PRICES,
         TRUST_PROXY: "loopback",
+        COMPANY_TAX_ID: "B12345674",
         // No AEAT certificate here: records are written and chained, not sent (decision 032).
         VERIFACTU: "off",
         // The proof of work is the visitor's cost, not what these runs measure.

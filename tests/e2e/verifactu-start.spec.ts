@@ -85,6 +85,7 @@ async function startProduction(env: Record<string, string>): Promise<Outcome> {
       SMTP_URL: "smtp://127.0.0.1:1",
       STRIPE_SECRET_KEY: "sk_live_verifactu_start",
       STRIPE_WEBHOOK_SECRET: "whsec_verifactu_start",
+      COMPANY_TAX_ID: "B12345674",
       LOG_LEVEL: "info",
       ...env,
     },

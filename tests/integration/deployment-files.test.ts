@@ -55,7 +55,7 @@ const filledEnv: Record<string, string> = {
   ADMIN_EMAIL: "admin@example.es",
   ADMIN_PASSWORD: "una-clave-larga",
   COMPANY_LEGAL_NAME: "Empresa S.L.",
-  COMPANY_TAX_ID: "B12345678",
+  COMPANY_TAX_ID: "B12345674",
   COMPANY_ADDRESS: "Calle Mayor 1, Madrid",
   COMPANY_REGISTRY: "Registro Mercantil de Madrid",
   VERIFACTU_CERT_PASSWORD: "clave-del-certificado",

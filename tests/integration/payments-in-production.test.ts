@@ -81,6 +81,7 @@ describe("in production", () => {
       SMTP_URL: "smtps://user:pass@smtp.example.es:465",
       STRIPE_SECRET_KEY: "sk_live_produccion",
       STRIPE_WEBHOOK_SECRET: "whsec_produccion",
+      COMPANY_TAX_ID: "B12345674",
       // Billing records are not what these tests are about (verifactu tests start with one).
       VERIFACTU: "off",
       // The tests' environment has the proof of work off (vitest.config.ts).
