@@ -183,7 +183,7 @@ test("each kind of staff action is on Auditoría, which filters and exports it",
   await support.getByRole("link", { name: "Exportar CSV" }).click();
   await ticketsCsv;
 
-  // Finance: the delivery and a refund, the invoice book, an anulación and the XML.
+  // Finance: the delivery and a refund, the invoice book, no anulación, and the XML.
   await openPage(finance, `/admin?tab=pagos&q=${encodeURIComponent(customer.email)}`);
   await finance.getByRole("link", { name: /^Ver el pago de/ }).click();
   await expect(finance.getByRole("heading", { level: 1 })).toHaveText("Pago de Ciberseguridad");
@@ -202,11 +202,11 @@ test("each kind of staff action is on Auditoría, which filters and exports it",
   await finance.getByRole("button", { name: "Libro de facturas (CSV)" }).click();
   await book;
   await openPage(finance, `/admin/verifactu?factura=${invoiceNumber}&tipo=alta`);
+  // A sale that was charged (and here refunded, with its rectificativa) is never annulled: the
+  // page does not offer it (decision 064).
   const record = finance.locator("tbody tr[data-record-id]").first();
-  await record.locator("summary", { hasText: "Anular registro" }).click();
-  await record.getByLabel(/se emitió por error/).check();
-  await record.getByRole("button", { name: "Anular registro" }).click();
-  await expect(toast(finance, `Registro de anulación de ${invoiceNumber} generado`)).toBeVisible();
+  await expect(record).toContainText(invoiceNumber);
+  await expect(record.getByText("Anular registro")).toHaveCount(0);
   const today = new Intl.DateTimeFormat("en-CA", { timeZone: "Europe/Madrid" }).format(new Date());
   const period = finance.getByRole("form", { name: "Exportar registros (XML)" });
   await period.getByLabel("Desde").fill(today);
@@ -241,7 +241,6 @@ test("each kind of staff action is on Auditoría, which filters and exports it",
     ]);
   expect(await actionsOf(`quien=${encodeURIComponent(financeEmail)}&por=100`)).toEqual([
     "export.verifactu",
-    "verifactu.cancel",
     "export.invoice_book",
     "payment.refund",
     "payment.delivery",

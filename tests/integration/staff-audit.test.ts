@@ -20,6 +20,7 @@ import { getConfig, resetConfigForTests } from "~/platform/config.server";
 import {
   contactInquiries,
   payments,
+  purchases,
   staffAuditLog,
   ticketMessages,
   userRoles,
@@ -468,7 +469,16 @@ describe("each staff action writes its row", () => {
   });
 
   it("an anulación of a Verifactu record", async () => {
-    await paidPurchase(database.db, { provider: "simulated" }, { email: "anular@example.com" });
+    const { purchase } = await paidPurchase(
+      database.db,
+      { provider: "simulated" },
+      { email: "anular@example.com" },
+    );
+    // Only an invoice whose sale was never charged is annulled (decision 064).
+    await database.db
+      .update(purchases)
+      .set({ status: "failed" })
+      .where(eq(purchases.id, purchase.id));
     const [record] = await database.db
       .select()
       .from(verifactuRecords)
@@ -482,6 +492,7 @@ describe("each staff action writes its row", () => {
           intent: "cancel-record",
           recordId: String(record!.id),
           confirm: "yes",
+          reason: "Factura de una compra que no llegó a cobrarse",
         },
         sessionOf.get(finance.id),
       ),
@@ -491,7 +502,10 @@ describe("each staff action writes its row", () => {
     expect(await lastOf("verifactu.cancel")).toMatchObject({
       actorId: finance.id,
       targetId: String(record!.id),
-      details: { factura: record!.invoiceNumber },
+      details: {
+        factura: record!.invoiceNumber,
+        motivo: "Factura de una compra que no llegó a cobrarse",
+      },
     });
   });
 

@@ -6,13 +6,18 @@ import {
   verifactuPage,
 } from "~/features/admin/verifactu-staff.server";
 import type { Staff } from "~/features/identity/session.server";
+import { invoiceBookPage } from "~/features/billing/invoice-book.server";
+import { invoicePdf, invoicesOfPurchases } from "~/features/billing/invoices.server";
+import { invoiceRecordStates } from "~/features/billing/invoice-record-states.server";
 import { staffPaymentPage } from "~/features/payments/after-sale.server";
+import { cancellationRefusal } from "~/features/verifactu/record-states";
 import { recordsDocument } from "~/features/verifactu/record-xml";
 import { countRecords, listRecords } from "~/features/verifactu/staff-records.server";
 import { resetConfigForTests } from "~/platform/config.server";
 import {
   invoices,
   payments,
+  purchases,
   staffAuditLog,
   verifactuDeliveries,
   verifactuRecords,
@@ -20,6 +25,7 @@ import {
 import { formPost, signedInCustomer } from "../support/customer-session";
 import { type Purchase } from "../support/purchases";
 import { paidPurchase } from "../support/paid-purchase";
+import { pdfText } from "../support/pdf-text";
 import { tamperWithRecord } from "../support/tamper";
 import { setupTestDatabase } from "../support/test-database";
 
@@ -187,22 +193,78 @@ describe("the Verifactu page's actions", () => {
     expect((await post({ intent: "check-chain" })).data).toMatchObject({ notice: "chainIntact" });
   });
 
-  it("cancels an alta once, confirmed, and never a rejected or cancelled one", async () => {
+  it("never annuls a charged sale or a rectified invoice: neither offered nor accepted", async () => {
     const records = await allRecords();
     const target = records[4]!;
-    expect((await post({ intent: "cancel-record", recordId: String(target.id) })).status).toBe(400);
-    expect((await post({ intent: "cancel-record", recordId: "abc", confirm: "yes" })).status).toBe(
-      400,
-    );
-    expect(
-      (await post({ intent: "cancel-record", recordId: "999999", confirm: "yes" })).status,
-    ).toBe(404);
-    const done = await post({
-      intent: "cancel-record",
-      recordId: String(target.id),
-      confirm: "yes",
+    const reason = "Factura duplicada por un error de sincronización";
+    const cancel = (recordId: number) =>
+      post({ intent: "cancel-record", recordId: String(recordId), confirm: "yes", reason });
+    // A paid sale is corrected with a rectificativa (refund, withdrawal), never annulled.
+    const paidRow = (await pageAt()).records.rows.find((row) => row.id === target.id)!;
+    expect(paidRow).toMatchObject({ saleCharged: true, hasCorrective: false });
+    expect(cancellationRefusal(paidRow)).toBe("saleCharged");
+    const charged = await cancel(target.id);
+    expect(charged).toMatchObject({ status: 409, data: { errors: [{ code: "saleCharged" }] } });
+
+    // An invoice with a corrective one is not annulled either, whatever its sale.
+    const [sale] = await database.db
+      .select()
+      .from(invoices)
+      .where(eq(invoices.id, records[3]!.invoiceId));
+    await database.db
+      .update(purchases)
+      .set({ status: "cancelled" })
+      .where(eq(purchases.id, sale!.purchaseId));
+    const { id: _id, ...copy } = sale!;
+    await database.db.insert(invoices).values({
+      ...copy,
+      number: "R2026-900001",
+      series: "R",
+      sequence: 900001,
+      kind: "corrective",
+      invoiceType: "R5",
+      correctsInvoiceId: sale!.id,
     });
-    expect(done.status).toBe(302);
+    const rectified = await cancel(records[3]!.id);
+    expect(rectified).toMatchObject({ status: 409, data: { errors: [{ code: "hasCorrective" }] } });
+    expect(await allRecords()).toHaveLength(5);
+  });
+
+  it("annuls, with its reason, an invoice whose sale was never charged, once", async () => {
+    const records = await allRecords();
+    const target = records[4]!;
+    const [invoice] = await database.db
+      .select()
+      .from(invoices)
+      .where(eq(invoices.id, target.invoiceId));
+    // As an invoice issued for a sale that did not happen (the purchase never went through).
+    await database.db
+      .update(purchases)
+      .set({ status: "failed" })
+      .where(eq(purchases.id, invoice!.purchaseId));
+    const row = (await pageAt()).records.rows.find((found) => found.id === target.id)!;
+    expect(cancellationRefusal(row)).toBeNull();
+
+    const reason = "Factura emitida para un pago que el banco no llegó a cobrar";
+    const post4 = (fields: Record<string, string>) =>
+      post({ intent: "cancel-record", recordId: String(target.id), ...fields });
+    expect((await post4({ confirm: "yes" })).data).toMatchObject({
+      errors: [{ code: "cancellationReason" }],
+    });
+    expect((await post4({ confirm: "yes", reason: "duplicada" })).status).toBe(400);
+    expect((await post4({ confirm: "yes", reason: `${reason}\u0007` })).status).toBe(400);
+    expect((await post4({ reason })).data).toMatchObject({
+      errors: [{ code: "confirmCancellation" }],
+    });
+    expect(
+      (await post({ intent: "cancel-record", recordId: "abc", confirm: "yes", reason })).status,
+    ).toBe(400);
+    expect(
+      (await post({ intent: "cancel-record", recordId: "999999", confirm: "yes", reason })).status,
+    ).toBe(404);
+    expect(await allRecords()).toHaveLength(5);
+
+    expect((await post4({ confirm: "yes", reason })).status).toBe(302);
     const after = await allRecords();
     expect(after).toHaveLength(6);
     expect(after.at(-1)).toMatchObject({
@@ -211,24 +273,41 @@ describe("the Verifactu page's actions", () => {
       invoiceNumber: target.invoiceNumber,
       previousRecordId: target.id,
     });
-    const again = await post({
-      intent: "cancel-record",
-      recordId: String(target.id),
-      confirm: "yes",
-    });
-    expect(again.status).toBe(409);
+    const [audited] = await database.db
+      .select()
+      .from(staffAuditLog)
+      .where(eq(staffAuditLog.action, "verifactu.cancel"));
+    expect(audited?.details).toMatchObject({ factura: target.invoiceNumber, motivo: reason });
+    expect((await post4({ confirm: "yes", reason })).status).toBe(409);
     // The rejected one (records[1]) is corrected, not cancelled.
     const rejected = await post({
       intent: "cancel-record",
       recordId: String(records[1]!.id),
       confirm: "yes",
+      reason,
     });
     expect(rejected.status).toBe(409);
 
-    const list = await pageAt("?tipo=anulacion");
-    expect(list.records.rows).toHaveLength(1);
-    const cancelledAlta = (await pageAt()).records.rows.find((row) => row.id === target.id);
+    expect((await pageAt("?tipo=anulacion")).records.rows).toHaveLength(1);
+    const cancelledAlta = (await pageAt()).records.rows.find((found) => found.id === target.id);
     expect(cancelledAlta?.latest).toBe(false);
+
+    // ANULADA wherever the invoice shows: its PDF, the customer's list, the staff, the libro.
+    const pdf = await pdfText(await invoicePdf(database.db, invoice!));
+    expect(pdf).toContain("ANULADA");
+    expect(pdf).toMatch(
+      /Factura emitida por error y anulada el \d{1,2} \S+ \d{4}: no tiene validez\./,
+    );
+    const listed = await invoicesOfPurchases([invoice!.purchaseId, records[2]!.invoiceId]);
+    expect(listed.get(invoice!.purchaseId)?.sale).toMatchObject({ annulled: true });
+    const states = await invoiceRecordStates([invoice!.id, records[2]!.invoiceId]);
+    expect(states.get(invoice!.id)?.annulled).toBe(true);
+    expect(states.get(records[2]!.invoiceId)?.annulled).toBe(false);
+    const book = await invoiceBookPage(database.db, { from: today(), to: today() }, undefined);
+    const lines = book.lines.trim().split("\r\n");
+    const annulledLine = lines.find((line) => line.startsWith(`${invoice!.number};`))!;
+    expect(annulledLine.split(";").at(-1)).toBe("Sí");
+    expect(lines.filter((line) => line.endsWith(";Sí"))).toHaveLength(1);
   });
 
   it("corrects a rejected record with a subsanación, once", async () => {
@@ -282,6 +361,7 @@ describe("the staff's payment page", () => {
       status: "rejected",
       label: "Rechazado",
       aeatText: "1110: El NIF no está identificado.",
+      annulled: false,
     });
   });
 });

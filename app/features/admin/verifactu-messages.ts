@@ -1,4 +1,5 @@
 import type { ToastText } from "~/platform/http/toast";
+import { CANCELLATION_REASON_MAX } from "~/features/verifactu/record-states";
 import { adminMessages } from "./admin-messages";
 
 /** The Verifactu page's Spanish messages: its actions' answers and refusals. */
@@ -13,6 +14,19 @@ export const verifactuMessages = {
     title: "Este registro no se puede anular",
     description:
       "Solo se anula el último registro de alta de una factura que la AEAT no haya rechazado.",
+  },
+  saleCharged: {
+    title: "Esta factura no se puede anular",
+    description:
+      "Corresponde a una venta cobrada: se corrige con una factura rectificativa (reembolso o desistimiento), no con una anulación.",
+  },
+  hasCorrective: {
+    title: "Esta factura no se puede anular",
+    description: "Ya tiene una factura rectificativa que la corrige.",
+  },
+  cancellationReason: {
+    title: "Indica el motivo de la anulación",
+    description: `Explica en una frase por qué la factura no debió emitirse (hasta ${CANCELLATION_REASON_MAX} caracteres).`,
   },
   confirmCancellation: {
     title: "Confirma la anulación",

@@ -1,6 +1,8 @@
 import { Ban, Download, FileText, Filter, Link2, RotateCw, ShieldCheck } from "lucide-react";
 import { Form, Link, useNavigation } from "react-router";
 import {
+  CANCELLATION_REASON_MAX,
+  cancellationRefusal,
   recordKindLabels,
   recordKinds,
   recordStateLabels,
@@ -12,7 +14,7 @@ import type { FormNotice, FormRefusal } from "~/platform/forms/form-answer";
 import { replyOf } from "~/platform/forms/form-answer";
 import { Button, buttonClasses } from "~/ui/button";
 import { formatDate } from "~/ui/dates";
-import { cardClasses, Checkbox, Field, FormAlert, Select } from "~/ui/form";
+import { cardClasses, Checkbox, Field, FormAlert, Select, TextArea } from "~/ui/form";
 import { formatCount } from "~/ui/numbers";
 import { DataTable } from "~/ui/signed-in/data-table";
 import { Pagination } from "~/ui/signed-in/pagination";
@@ -368,8 +370,9 @@ function RecordRow({ row }: { row: Row }) {
 }
 
 /**
- * 'Anular registro' on an alta that is still its invoice's latest record; 'Subsanar y reenviar'
- * on a rejected one not corrected yet.
+ * 'Anular registro' on an alta that is still its invoice's latest record, of a sale never
+ * charged and not rectified, with its reason; 'Subsanar y reenviar' on a rejected one not
+ * corrected yet.
  */
 function RecordActions({ row }: { row: Row }) {
   if (row.kind === "alta" && row.latest && row.status === "rejected")
@@ -383,8 +386,8 @@ function RecordActions({ row }: { row: Row }) {
         </button>
       </Form>
     );
-  const cancellable = row.kind === "alta" && row.latest;
-  if (!cancellable) return <span className="text-xs text-slate-500">—</span>;
+  // A charged sale is corrected with a rectificativa, never annulled (decision 064).
+  if (cancellationRefusal(row)) return <span className="text-xs text-slate-500">—</span>;
   return (
     <details className="text-sm">
       <summary className="cursor-pointer font-semibold whitespace-nowrap text-red-700">
@@ -393,6 +396,15 @@ function RecordActions({ row }: { row: Row }) {
       <Form method="post" className="mt-2 w-64 space-y-2">
         <input type="hidden" name="intent" value="cancel-record" />
         <input type="hidden" name="recordId" value={row.id} />
+        <TextArea
+          name="reason"
+          label="Motivo de la anulación"
+          hint="Por qué la factura no debió emitirse (por ejemplo, un duplicado)."
+          required
+          minLength={10}
+          maxLength={CANCELLATION_REASON_MAX}
+          rows={3}
+        />
         <Checkbox
           name="confirm"
           value="yes"

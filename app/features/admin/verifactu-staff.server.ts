@@ -11,7 +11,9 @@ import {
   recordsOfPeriod,
   verifactuQueue,
 } from "~/features/verifactu/staff-records.server";
+import { CANCELLATION_REASON_MAX } from "~/features/verifactu/record-states";
 import { getConfig } from "~/platform/config.server";
+import { hasControlCharacters } from "~/platform/validation/aeat-text";
 import { getDb } from "~/platform/db/database.server";
 import { notice, readForm, refuse } from "~/platform/http/form-reply.server";
 import { redirectWithToast } from "~/platform/http/toast.server";
@@ -49,6 +51,8 @@ export async function verifactuPage(url: URL) {
 const refusalStatus: Partial<Record<VerifactuMessage, number>> = {
   recordNotFound: 404,
   notCancellable: 409,
+  saleCharged: 409,
+  hasCorrective: 409,
   notCorrectable: 409,
   saveFailed: 503,
 };
@@ -56,6 +60,13 @@ const refusalStatus: Partial<Record<VerifactuMessage, number>> = {
 const refuseWith = (code: VerifactuMessage) => refuse(code, { status: refusalStatus[code] ?? 400 });
 
 const RECORD_ID = /^\d{1,15}$/;
+
+/** The staff's reason for an anulación: a sentence, without control characters, or null. */
+function cancellationReasonOf(value: string | undefined): string | null {
+  const reason = value?.trim().replace(/\s+/g, " ") ?? "";
+  if (reason.length < 10 || reason.length > CANCELLATION_REASON_MAX) return null;
+  return hasControlCharacters(reason) ? null : reason;
+}
 
 /**
  * The page's actions: 'Comprobar cadena' (anyone who sees the page), 'Anular registro' and
@@ -79,6 +90,8 @@ export async function verifactuAction(request: Request, staff: Staff) {
       case "cancel-record": {
         const recordId = form.recordId ?? "";
         if (!RECORD_ID.test(recordId)) return refuseWith("invalidRequest");
+        const reason = cancellationReasonOf(form.reason);
+        if (!reason) return refuseWith("cancellationReason");
         if (form.confirm !== "yes") return refuseWith("confirmCancellation");
         const cancelled = await getDb().transaction(async (tx) => {
           const outcome = await cancelRecord(tx, Number(recordId));
@@ -90,6 +103,7 @@ export async function verifactuAction(request: Request, staff: Staff) {
               details: {
                 factura: outcome.record.invoiceNumber,
                 registroAnulacion: outcome.record.id,
+                motivo: reason,
               },
             });
           return outcome;

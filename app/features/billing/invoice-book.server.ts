@@ -5,6 +5,7 @@ import type { Database } from "~/platform/db/client.server";
 import { getDb } from "~/platform/db/database.server";
 import { invoices } from "~/platform/db/schema";
 import { getLogger } from "~/platform/logger.server";
+import { annulledInvoice } from "~/features/verifactu/records.server";
 import { SITE_TIME_ZONE } from "~/ui/dates";
 
 /*
@@ -27,6 +28,7 @@ export const INVOICE_BOOK_COLUMNS = [
   "Cuota de IVA",
   "Total",
   "Factura rectificada",
+  "Anulada",
 ] as const;
 
 /** Invoices per page: one query and one string of about 500 kB. */
@@ -85,6 +87,8 @@ function lineOf(): SQL<string> {
     decimalComma(invoices.vatAmount),
     decimalComma(invoices.totalAmount),
     sql`coalesce(${corrected.number}, '')`,
+    // Issued in error and annulled (decision 064): the line stays, marked, as the number was used.
+    sql`(case when ${annulledInvoice(invoices.id)} then 'Sí' else '' end)`,
   ];
   return sql<string>`${sql.join(cells, sql` || ';' || `)} || ${"\r\n"}`;
 }

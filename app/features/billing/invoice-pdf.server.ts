@@ -26,8 +26,10 @@ const QR_QUIET_ZONE_MM = 6;
 
 export type InvoicePdfExtras = {
   brandName: string;
-  /** The number of the invoice a corrective one corrects. */
-  correctedNumber?: string;
+  /** The invoice a corrective one corrects (RD 1619/2012 art. 15: its number and date). */
+  corrected?: { number: string; issuedAt: Date };
+  /** When its registro de anulación was generated: the invoice was issued in error. */
+  annulledAt?: Date;
   /** The cotejo URL of the invoice's Verifactu record; none for an invoice issued before it. */
   cotejoUrl?: string;
 };
@@ -112,7 +114,7 @@ function drawLine(doc: Pdf, invoice: Invoice) {
  */
 export function renderInvoicePdf(
   invoice: Invoice,
-  { brandName, correctedNumber, cotejoUrl }: InvoicePdfExtras,
+  { brandName, corrected, annulledAt, cotejoUrl }: InvoicePdfExtras,
 ): Promise<Buffer> {
   const doc = new PDFDocument({
     size: "A4",
@@ -135,8 +137,22 @@ export function renderInvoicePdf(
     .fontSize(BODY_SIZE)
     .text(`Fecha de expedición: ${formatDate(invoice.issuedAt, "date")}`);
   if (invoice.kind === "corrective") {
-    doc.text(`Rectifica la factura ${correctedNumber ?? ""}`.trim());
+    doc.text(
+      corrected
+        ? `Rectifica la factura ${corrected.number}, de ${formatDate(corrected.issuedAt, "date")}`
+        : "Factura rectificativa",
+    );
     if (invoice.correctionReason) doc.text(`Motivo: ${invoice.correctionReason}`);
+  }
+  if (annulledAt) {
+    doc.moveDown(0.5).font("Helvetica-Bold").fontSize(16).fillColor("#b91c1c").text("ANULADA");
+    doc
+      .font("Helvetica")
+      .fontSize(BODY_SIZE)
+      .text(
+        `Factura emitida por error y anulada el ${formatDate(annulledAt, "date")}: no tiene validez.`,
+      )
+      .fillColor("black");
   }
 
   doc.moveDown().font("Helvetica-Bold").text("Emisor");

@@ -9,6 +9,8 @@ export type InvoiceRecordState = {
   label: string;
   /** AEAT's code and text on a rejected record or one accepted with errors. */
   aeatText: string | null;
+  /** Its latest record is its anulación: the invoice was issued in error (decision 064). */
+  annulled: boolean;
 };
 
 /**
@@ -26,6 +28,7 @@ export async function invoiceRecordStates(
     shown.set(invoiceId, {
       status: state.status,
       label: state.kind === "anulacion" ? `Anulación: ${label}` : label,
+      annulled: state.kind === "anulacion",
       aeatText:
         full === label
           ? null

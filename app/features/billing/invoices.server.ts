@@ -10,6 +10,7 @@ import { correctiveInvoiceType, saleInvoiceType, type BuyerIdentity } from "./in
 import { splitVat, VAT_RATE_PERCENT } from "~/features/catalogue/vat";
 import { recordInvoice, type InvoiceFacts } from "~/features/verifactu/records.server";
 import { invoiceCotejoUrl } from "~/features/verifactu/invoice-qr.server";
+import { annulmentsOf } from "~/features/verifactu/records.server";
 
 type Transaction = Parameters<Parameters<Database["transaction"]>[0]>[0];
 export type Invoice = typeof invoices.$inferSelect;
@@ -206,36 +207,42 @@ export async function invoicesOfPurchases(purchaseIds: string[]) {
     })
     .from(invoices)
     .where(inArray(invoices.purchaseId, purchaseIds));
+  const annulled = await annulmentsOf(
+    getDb(),
+    rows.map((row) => row.id),
+  );
   for (const row of rows) {
     const entry = byPurchase.get(row.purchaseId) ?? {};
-    entry[row.series === "F" ? "sale" : "corrective"] = { id: row.id, number: row.number };
+    const link = { id: row.id, number: row.number, annulled: annulled.has(row.id) };
+    entry[row.series === "F" ? "sale" : "corrective"] = link;
     byPurchase.set(row.purchaseId, entry);
   }
   return byPurchase;
 }
 
-export type InvoiceLink = { id: string; number: string };
+/** An invoice as its lists show it; `annulled`: its registro de anulación was generated. */
+export type InvoiceLink = { id: string; number: string; annulled: boolean };
 
-type Reader = Pick<Database, "select">;
+type Reader = Pick<Database, "select" | "selectDistinctOn">;
 
 /**
- * An invoice's PDF: a corrective one names the number of the invoice it corrects, and one with a
- * Verifactu record carries the QR of what AEAT received.
+ * An invoice's PDF: a corrective one names the number and date of the invoice it corrects, one
+ * with a Verifactu record carries the QR of what AEAT received, and an annulled one says so.
  */
 export async function invoicePdf(reader: Reader, invoice: Invoice): Promise<Buffer> {
-  let correctedNumber: string | undefined;
-  if (invoice.correctsInvoiceId) {
-    const [corrected] = await reader
-      .select({ number: invoices.number })
+  let corrected: { number: string; issuedAt: Date } | undefined;
+  if (invoice.correctsInvoiceId)
+    [corrected] = await reader
+      .select({ number: invoices.number, issuedAt: invoices.issuedAt })
       .from(invoices)
       .where(eq(invoices.id, invoice.correctsInvoiceId));
-    correctedNumber = corrected?.number;
-  }
+  const annulled = await annulmentsOf(reader, [invoice.id]);
   // PDFKit and the QR encoder are loaded with the first invoice, not at start (decision 039).
   const { renderInvoicePdf } = await import("./invoice-pdf.server");
   return renderInvoicePdf(invoice, {
     brandName: getConfig().company.brandName,
-    correctedNumber,
+    corrected,
+    annulledAt: annulled.get(invoice.id),
     cotejoUrl: await invoiceCotejoUrl(reader, invoice.id),
   });
 }

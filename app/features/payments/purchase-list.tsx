@@ -44,7 +44,8 @@ export type PurchaseListItem = {
 /** Paid, withdrawn or refunded: an order with a story to tell. */
 const hasStory = (status: string) => ["completed", "withdrawn", "refunded"].includes(status);
 
-type InvoiceLink = { id: string; number: string };
+/** `annulled`: the invoice was issued in error and its anulación generated (decision 064). */
+type InvoiceLink = { id: string; number: string; annulled?: boolean };
 
 /** A download of one of the customer's invoices (a file: the browser fetches it, not the router). */
 function InvoiceDownload({ invoice, label }: { invoice: InvoiceLink; label: string }) {
@@ -56,6 +57,11 @@ function InvoiceDownload({ invoice, label }: { invoice: InvoiceLink; label: stri
     >
       <FileText className="size-4" aria-hidden />
       {label} {invoice.number}
+      {invoice.annulled ? (
+        <span className="ml-1 rounded bg-red-100 px-1.5 py-0.5 text-xs font-bold text-red-800">
+          ANULADA
+        </span>
+      ) : null}
     </a>
   );
 }

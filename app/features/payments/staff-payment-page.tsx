@@ -170,6 +170,11 @@ function InvoiceList({ invoices }: Pick<StaffPayment, "invoices">) {
                 <FileText className="size-4" aria-hidden />
                 {invoice.number}
               </a>
+              {invoice.recordState?.annulled ? (
+                <span className="rounded bg-red-100 px-1.5 py-0.5 text-xs font-bold text-red-800">
+                  ANULADA
+                </span>
+              ) : null}
               <span className="text-slate-600">
                 {invoiceKinds[invoice.kind]} · {formatDate(invoice.issuedAt, "date")} ·{" "}
                 {priceOf(invoice.totalAmount)}

@@ -28,3 +28,26 @@ export function recordStateText(state: {
   const said = [state.errorCode, state.errorText].filter(Boolean).join(": ");
   return said ? `${label} (${said})` : label;
 }
+
+/**
+ * Why an alta cannot be annulled, or null when it can. A registro de anulación is for an invoice
+ * that should never have been issued (RD 1007/2023 art. 10; Orden HAC/1177/2024): a sale that
+ * was charged, whether it still stands, was refunded or withdrawn from, is corrected with a
+ * factura rectificativa (RD 1619/2012 art. 15), never annulled (decision 064).
+ */
+export function cancellationRefusal(record: {
+  kind: RecordKind;
+  latest: boolean;
+  status: RecordState;
+  saleCharged: boolean;
+  hasCorrective: boolean;
+}): "notCancellable" | "saleCharged" | "hasCorrective" | null {
+  if (record.kind !== "alta" || !record.latest || record.status === "rejected")
+    return "notCancellable";
+  if (record.hasCorrective) return "hasCorrective";
+  if (record.saleCharged) return "saleCharged";
+  return null;
+}
+
+/** The longest reason kept for an anulación: a sentence or two, as in the audit log. */
+export const CANCELLATION_REASON_MAX = 300;

@@ -1,4 +1,4 @@
-import { desc, eq, sql } from "drizzle-orm";
+import { desc, eq, inArray, sql, type SQLWrapper } from "drizzle-orm";
 import { getConfig } from "~/platform/config.server";
 import type { Database } from "~/platform/db/client.server";
 import {
@@ -203,4 +203,37 @@ export async function latestRecordOfInvoice(reader: Pick<Database, "select">, in
     .orderBy(desc(verifactuRecords.id))
     .limit(1);
   return record;
+}
+
+/**
+ * SQL: whether the invoice's latest billing record is its registro de anulación (the invoice was
+ * issued in error and no longer counts), for the invoice book's lines.
+ */
+export const annulledInvoice = (invoiceId: SQLWrapper) =>
+  sql<boolean>`coalesce((
+    select r.kind = 'anulacion' from verifactu_records r
+    where r.invoice_id = ${invoiceId} order by r.id desc limit 1), false)`;
+
+/**
+ * When each of these invoices was annulled (its registro de anulación was generated), for those
+ * whose latest record is one: what the PDF, Mi Cuenta and the staff pages mark as ANULADA.
+ */
+export async function annulmentsOf(
+  reader: Pick<Database, "selectDistinctOn">,
+  invoiceIds: string[],
+): Promise<Map<string, Date>> {
+  const annulled = new Map<string, Date>();
+  if (invoiceIds.length === 0) return annulled;
+  const latest = await reader
+    .selectDistinctOn([verifactuRecords.invoiceId], {
+      invoiceId: verifactuRecords.invoiceId,
+      kind: verifactuRecords.kind,
+      createdAt: verifactuRecords.createdAt,
+    })
+    .from(verifactuRecords)
+    .where(inArray(verifactuRecords.invoiceId, invoiceIds))
+    .orderBy(verifactuRecords.invoiceId, desc(verifactuRecords.id));
+  for (const record of latest)
+    if (record.kind === "anulacion") annulled.set(record.invoiceId, record.createdAt);
+  return annulled;
 }

@@ -1,4 +1,17 @@
-import { and, asc, count, desc, eq, gt, gte, inArray, lt, sql, type SQL } from "drizzle-orm";
+import {
+  and,
+  asc,
+  count,
+  desc,
+  eq,
+  gt,
+  gte,
+  inArray,
+  lt,
+  sql,
+  type SQL,
+  type SQLWrapper,
+} from "drizzle-orm";
 import type { Database } from "~/platform/db/client.server";
 import {
   invoices,
@@ -9,7 +22,7 @@ import {
 } from "~/platform/db/schema";
 import { SITE_TIME_ZONE } from "~/ui/dates";
 import { latestRecordOfInvoice, recordCancellation, type VerifactuRecord } from "./records.server";
-import type { RecordKind, RecordState } from "./record-states";
+import { cancellationRefusal, type RecordKind, type RecordState } from "./record-states";
 
 /*
  * The staff's view of the billing records (/admin/verifactu): the list with its filters, the
@@ -101,6 +114,16 @@ export type RecordRow = Omit<
   latest: boolean;
 };
 
+/** The invoice's sale was charged: paid, and perhaps since refunded or withdrawn from. */
+const saleCharged = (invoiceId: SQLWrapper) =>
+  sql<boolean>`exists (
+    select 1 from invoices i join purchases p on p.id = i.purchase_id
+    where i.id = ${invoiceId} and p.status in ('completed', 'refunded', 'withdrawn'))`;
+
+/** A corrective invoice (R) rectifies the invoice. */
+const hasCorrective = (invoiceId: SQLWrapper) =>
+  sql<boolean>`exists (select 1 from invoices c where c.corrects_invoice_id = ${invoiceId})`;
+
 function recordRowsQuery(reader: Reader, where: SQL | undefined, order: SQL, limit: number) {
   return reader
     .select({
@@ -123,6 +146,8 @@ function recordRowsQuery(reader: Reader, where: SQL | undefined, order: SQL, lim
       laterRecords: sql<boolean>`exists (
         select 1 from verifactu_records later
         where later.invoice_id = ${verifactuRecords.invoiceId} and later.id > ${verifactuRecords.id})`,
+      saleCharged: saleCharged(verifactuRecords.invoiceId),
+      hasCorrective: hasCorrective(verifactuRecords.invoiceId),
     })
     .from(verifactuRecords)
     .innerJoin(verifactuDeliveries, eq(verifactuDeliveries.recordId, verifactuRecords.id))
@@ -239,13 +264,17 @@ export async function findRecordState(reader: Reader, recordId: number) {
 
 export type Cancellation =
   | { ok: true; record: VerifactuRecord }
-  | { ok: false; reason: "recordNotFound" | "notCancellable" };
+  | {
+      ok: false;
+      reason: "recordNotFound" | NonNullable<ReturnType<typeof cancellationRefusal>>;
+    };
 
 /**
  * 'Anular registro': the registro de anulación of an invoice issued in error. Only an alta that
- * is its invoice's latest record (not cancelled, not corrected since) and that AEAT did not
- * refuse (a refused one is corrected, not cancelled). The invoice row is locked first, so two
- * staff members cancelling at once write one anulación.
+ * is its invoice's latest record (not cancelled, not corrected since), that AEAT did not refuse
+ * (a refused one is corrected, not cancelled), of a sale never charged and with no corrective
+ * invoice (`cancellationRefusal`, decision 064). The invoice row is locked first, so two staff
+ * members cancelling at once write one anulación.
  */
 export function cancelRecord(db: Database, recordId: number): Promise<Cancellation> {
   return db.transaction(async (tx) => {
@@ -260,14 +289,22 @@ export function cancelRecord(db: Database, recordId: number): Promise<Cancellati
       .where(eq(invoices.id, target.invoiceId))
       .for("update");
     const found = await findRecordState(tx, recordId);
+    if (!found) return { ok: false, reason: "recordNotFound" };
     const latest = await latestRecordOfInvoice(tx, target.invoiceId);
-    if (
-      !found ||
-      found.record.kind !== "alta" ||
-      latest?.id !== recordId ||
-      found.status === "rejected"
-    )
-      return { ok: false, reason: "notCancellable" };
+    const [facts] = await tx
+      .select({
+        saleCharged: saleCharged(sql`${target.invoiceId}::uuid`),
+        hasCorrective: hasCorrective(sql`${target.invoiceId}::uuid`),
+      })
+      .from(sql`(select 1) as one`);
+    const refusal = cancellationRefusal({
+      kind: found.record.kind,
+      latest: latest?.id === recordId,
+      status: found.status,
+      saleCharged: Boolean(facts?.saleCharged),
+      hasCorrective: Boolean(facts?.hasCorrective),
+    });
+    if (refusal) return { ok: false, reason: refusal };
     return { ok: true, record: await recordCancellation(tx, found.record) };
   });
 }
