@@ -30,6 +30,7 @@ import {
 } from "~/platform/backup/embedded-backup.server";
 import { invoices, payments, verifactuRecords } from "~/platform/db/schema";
 import { insertPurchase } from "../support/purchases";
+import { schemaProblems } from "../support/aeat-schema";
 import { setupTestDatabase } from "../support/test-database";
 
 /**
@@ -158,10 +159,12 @@ describe("the billing archive of a closed year", () => {
     expect(lines.slice(1).map((line) => line.split(";")[0])).toEqual(
       expected.map((invoice) => invoice.number).sort(),
     );
-    const xml = members.get("verifactu-2025.xml")!.toString();
+    const xml = members.get("verifactu-2025-001.xml")!.toString();
     // One RegistroFactura per record; F2024 numbers appear only as links and corrected ones.
     expect(xml.match(/<sum:RegistroFactura>/g)).toHaveLength(5);
     expect(xml).not.toContain("F2026-");
+    // A document of AEAT's schema, as the records it holds were sent.
+    expect(await schemaProblems(xml)).toBe("");
 
     await expect(verifyBillingArchive(archive)).resolves.toMatchObject({
       year: 2025,

@@ -11,7 +11,7 @@ import { invoicePdf, invoicesOfPurchases } from "~/features/billing/invoices.ser
 import { invoiceRecordStates } from "~/features/billing/invoice-record-states.server";
 import { staffPaymentPage } from "~/features/payments/after-sale.server";
 import { cancellationRefusal } from "~/features/verifactu/record-states";
-import { recordsDocument } from "~/features/verifactu/record-xml";
+import { registrationDocument } from "~/features/verifactu/record-xml";
 import { countRecords, listRecords } from "~/features/verifactu/staff-records.server";
 import { resetConfigForTests } from "~/platform/config.server";
 import {
@@ -22,6 +22,7 @@ import {
   verifactuDeliveries,
   verifactuRecords,
 } from "~/platform/db/schema";
+import { schemaProblems, unzipped } from "../support/aeat-schema";
 import { formPost, signedInCustomer } from "../support/customer-session";
 import { type Purchase } from "../support/purchases";
 import { paidPurchase } from "../support/paid-purchase";
@@ -369,34 +370,43 @@ describe("the staff's payment page", () => {
 describe("the records' XML export", () => {
   const download = async (query: string) => {
     const response = verifactuExport(new URL(`http://localhost/admin/verifactu/exportar${query}`));
-    return { response, text: await response.text() };
+    return { response, bytes: new Uint8Array(await response.arrayBuffer()) };
   };
 
-  it("gives the period's records as AEAT's XML, streamed in pages", async () => {
+  it("gives the period's records as AEAT's schema documents, zipped, that validate", async () => {
     const records = await allRecords();
-    const { response, text } = await download(`?desde=${today()}&hasta=${today()}`);
+    // Altas, the subsanación of a rejected one and an anulación: every kind the site writes.
+    expect(new Set(records.map((record) => `${record.kind}${record.correction ?? ""}`))).toEqual(
+      new Set(["alta", "altaS", "anulacion"]),
+    );
+    const { response, bytes } = await download(`?desde=${today()}&hasta=${today()}`);
     expect(response.status).toBe(200);
-    expect(response.headers.get("Content-Type")).toBe("application/xml; charset=utf-8");
-    expect(response.headers.get("Content-Disposition")).toContain(`registros-verifactu-${today()}`);
-    expect(text).toBe(recordsDocument(records));
+    expect(response.headers.get("Content-Type")).toBe("application/zip");
+    const base = `registros-verifactu-${today()}-a-${today()}`;
+    expect(response.headers.get("Content-Disposition")).toBe(`attachment; filename="${base}.zip"`);
+    const files = await unzipped(bytes);
+    expect([...files.keys()]).toEqual([`${base}-001.xml`]);
+    const xml = files.get(`${base}-001.xml`)!.toString();
+    expect(xml).toBe(registrationDocument(records));
+    expect(await schemaProblems(xml)).toBe("");
     for (const record of records)
-      expect(text).toContain(`<sum1:Huella>${record.hash}</sum1:Huella>`);
-    expect(text.match(/<sum:RegistroFactura>/g)).toHaveLength(records.length);
+      expect(xml).toContain(`<sum1:Huella>${record.hash}</sum1:Huella>`);
+    expect(xml.match(/<sum:RegistroFactura>/g)).toHaveLength(records.length);
   });
 
   it("leaves out records of other days, and refuses a period it cannot read", async () => {
-    const { text } = await download(`?desde=${yesterday()}&hasta=${yesterday()}`);
-    expect(text).toBe(recordsDocument([]));
-    expect(text).not.toContain("RegistroFactura");
+    const { response, bytes } = await download(`?desde=${yesterday()}&hasta=${yesterday()}`);
+    expect(response.status).toBe(200);
+    expect((await unzipped(bytes)).size).toBe(0);
     for (const query of [
       "",
       "?desde=2026-01-01",
       "?desde=2026-13-01&hasta=2026-12-31",
       `?desde=${today()}&hasta=${yesterday()}`,
     ]) {
-      const { response, text: refusal } = await download(query);
-      expect(response.status).toBe(400);
-      expect(refusal).toContain("Indica el periodo");
+      const { response: refused, bytes: refusal } = await download(query);
+      expect(refused.status).toBe(400);
+      expect(new TextDecoder().decode(refusal)).toContain("Indica el periodo");
     }
   });
 });

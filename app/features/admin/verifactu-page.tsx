@@ -193,7 +193,8 @@ function ExportForm({ data }: { data: PageData }) {
         Exportar registros (XML)
       </h2>
       <p className="text-sm text-slate-600">
-        Los registros generados en el periodo, en el formato de la AEAT.
+        Los registros generados en el periodo como documentos del esquema de la AEAT
+        (RegFactuSistemaFacturacion), uno por cada 1.000 registros, en un archivo ZIP.
       </p>
       <div className="grid gap-3 sm:grid-cols-2">
         <Field label="Desde" name="desde" type="date" required defaultValue={data.filters.from} />

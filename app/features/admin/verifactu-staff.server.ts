@@ -2,7 +2,7 @@ import { recordStaffAction } from "~/features/audit/audit.server";
 import { requireCapability, type Staff } from "~/features/identity/session.server";
 import { requireRecentAuthentication } from "~/features/identity/step-up.server";
 import { checkChain } from "~/features/verifactu/chain-check.server";
-import { recordsDocument } from "~/features/verifactu/record-xml";
+import { MAX_RECORDS_PER_REQUEST, registrationDocument } from "~/features/verifactu/record-xml";
 import { correctRejectedRecord } from "~/features/verifactu/sender.server";
 import {
   cancelRecord,
@@ -15,6 +15,7 @@ import { CANCELLATION_REASON_MAX } from "~/features/verifactu/record-states";
 import { getConfig } from "~/platform/config.server";
 import { hasControlCharacters } from "~/platform/validation/aeat-text";
 import { getDb } from "~/platform/db/database.server";
+import { zipStream, type ZipEntry } from "~/platform/files/zip.server";
 import { notice, readForm, refuse } from "~/platform/http/form-reply.server";
 import { redirectWithToast } from "~/platform/http/toast.server";
 import { getLogger } from "~/platform/logger.server";
@@ -148,22 +149,13 @@ export async function verifactuAction(request: Request, staff: Staff) {
   }
 }
 
-const xmlHead = recordsDocument([]).replace(/<\/RegistrosFacturacion>$/, "");
-const XML_TAIL = "</RegistrosFacturacion>";
+/** "registros-verifactu-2026-01-01-a-2026-03-31": the period's files are named after it. */
+export const exportBaseName = (from: string, to: string) => `registros-verifactu-${from}-a-${to}`;
 
 /**
- * The records' request groups (RegFactuSistemaFacturacion) of one page, cut out of the document
- * `recordsDocument` writes, so the streamed file is byte for byte the document it would write
- * for all the records at once (it groups by 1,000, the export's page size).
- */
-function recordGroups(records: Parameters<typeof recordsDocument>[0]): string {
-  const document = recordsDocument(records);
-  return document.slice(xmlHead.length, document.length - XML_TAIL.length);
-}
-
-/**
- * The records of a period as AEAT's XML (what an inspector asks for), streamed a page of 1,000
- * records at a time as the client reads: a year of records never sits in memory.
+ * The records of a period as AEAT's schema documents (what an inspector asks for): one
+ * RegFactuSistemaFacturacion per 1,000 records, numbered, in one ZIP, each read from the database
+ * and zipped as the client reads, so a year of records never sits in memory.
  */
 export function verifactuExport(url: URL): Response {
   const from = dayFrom(url.searchParams.get("desde"));
@@ -173,36 +165,25 @@ export function verifactuExport(url: URL): Response {
       "Indica el periodo con dos fechas válidas (desde y hasta, aaaa-mm-dd), la primera no posterior a la segunda.",
       { status: 400, headers: { "Content-Type": "text/plain; charset=utf-8" } },
     );
-  const pages = recordsOfPeriod(getDb(), { from, to });
-  const encoder = new TextEncoder();
-  let started = false;
-  const body = new ReadableStream<Uint8Array>({
-    async pull(controller) {
-      try {
-        if (!started) {
-          started = true;
-          controller.enqueue(encoder.encode(xmlHead));
-        }
-        const next = await pages.next();
-        if (next.done) {
-          controller.enqueue(encoder.encode(XML_TAIL));
-          controller.close();
-          return;
-        }
-        controller.enqueue(encoder.encode(recordGroups(next.value)));
-      } catch (error) {
-        getLogger().error({ err: error }, "the Verifactu export failed");
-        controller.error(error);
+  const base = exportBaseName(from, to);
+  const pages = recordsOfPeriod(getDb(), { from, to }, MAX_RECORDS_PER_REQUEST);
+  async function* documents(): AsyncGenerator<ZipEntry> {
+    let part = 0;
+    try {
+      for await (const page of pages) {
+        part += 1;
+        const name = `${base}-${String(part).padStart(3, "0")}.xml`;
+        yield { name, data: Buffer.from(registrationDocument(page)) };
       }
-    },
-    async cancel() {
-      await pages.return(undefined);
-    },
-  });
-  return new Response(body, {
+    } catch (error) {
+      getLogger().error({ err: error }, "the Verifactu export failed");
+      throw error;
+    }
+  }
+  return new Response(zipStream(documents()), {
     headers: {
-      "Content-Type": "application/xml; charset=utf-8",
-      "Content-Disposition": `attachment; filename="registros-verifactu-${from}-a-${to}.xml"`,
+      "Content-Type": "application/zip",
+      "Content-Disposition": `attachment; filename="${base}.zip"`,
       "Cache-Control": "private, no-store",
       "X-Content-Type-Options": "nosniff",
     },

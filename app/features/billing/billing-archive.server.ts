@@ -2,7 +2,7 @@ import path from "node:path";
 import { asc, eq, inArray } from "drizzle-orm";
 import { altaHash, anulacionHash } from "~/features/verifactu/record-hash.server";
 import type { VerifactuRecord } from "~/features/verifactu/records.server";
-import { recordsDocument } from "~/features/verifactu/record-xml";
+import { registrationDocuments } from "~/features/verifactu/record-xml";
 import {
   backupFileName,
   BackupRefused,
@@ -188,7 +188,11 @@ export async function writeBillingArchive(
       name: invoiceBookFileName({ from: `${year}-01-01`, to: `${year}-12-31` }),
       data: Buffer.from(rows.book),
     },
-    { name: `verifactu-${year}.xml`, data: Buffer.from(recordsDocument(rows.records)) },
+    // AEAT's schema documents, 1,000 records each (verifactu-2025-001.xml, …).
+    ...registrationDocuments(rows.records).map((document, index) => ({
+      name: `verifactu-${year}-${String(index + 1).padStart(3, "0")}.xml`,
+      data: Buffer.from(document),
+    })),
   ];
   const file = path.join(
     path.resolve(outDir),

@@ -4,7 +4,7 @@ import {
   MAX_RECORDS_PER_REQUEST,
   NAMESPACES,
   recordElement,
-  recordsDocument,
+  registrationDocuments,
   soapEnvelope,
 } from "./record-xml";
 import { childNamed, childrenNamed, parseXml, textOf, type XmlElement } from "./xml-tree.server";
@@ -237,11 +237,16 @@ describe("the request to AEAT", () => {
     expect(() => soapEnvelope(many.slice(1), obligado)).not.toThrow();
   });
 
-  it("exports any number of records as a plain document of requests of up to 1,000", () => {
+  it("exports any number of records as schema documents of up to 1,000 records each", () => {
     const many = Array.from({ length: 1001 }, (_, id) => alta({ id }));
-    const document = parseXml(recordsDocument(many));
-    const requests = childrenNamed(document, NAMESPACES.sum, "RegFactuSistemaFacturacion");
-    expect(requests.map((request) => request.children.length)).toEqual([1001, 2]);
-    expect(parseXml(recordsDocument([])).children).toEqual([]);
+    const documents = registrationDocuments(many).map(parseXml);
+    // Each document's root is the schema's own element, in AEAT's namespace.
+    for (const document of documents)
+      expect([document.namespace, document.name]).toEqual([
+        NAMESPACES.sum,
+        "RegFactuSistemaFacturacion",
+      ]);
+    expect(documents.map((document) => document.children.length)).toEqual([1001, 2]);
+    expect(registrationDocuments([])).toEqual([]);
   });
 });

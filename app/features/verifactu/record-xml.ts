@@ -204,20 +204,22 @@ export function soapEnvelope(
 }
 
 /**
- * The records as a plain XML document (no SOAP): a RegFactuSistemaFacturacion per group of
- * 1,000 inside one root, for staff exports and inspections. An empty list gives an empty root.
+ * A batch of 1 to 1,000 records as a document of AEAT's schema (SuministroLR.xsd's root,
+ * RegFactuSistemaFacturacion, with its Cabecera), for exports and inspections: the request's
+ * body without the SOAP envelope. Its issuer is the records' own unless told.
  */
-export function recordsDocument(records: VerifactuRecord[], obligado?: Obligado): string {
+export function registrationDocument(records: VerifactuRecord[], obligado?: Obligado): string {
   const owner = obligado ?? {
     name: records[0]?.issuerName ?? "",
     taxId: records[0]?.issuerTaxId ?? "",
   };
-  const groups: string[] = [];
-  for (let start = 0; start < records.length; start += MAX_RECORDS_PER_REQUEST) {
-    groups.push(request(records.slice(start, start + MAX_RECORDS_PER_REQUEST), owner, false));
-  }
-  return (
-    `<?xml version="1.0" encoding="UTF-8"?>` +
-    `<RegistrosFacturacion${namespaceDeclarations(["sum", "sum1"])}>${groups.join("")}</RegistrosFacturacion>`
-  );
+  return `<?xml version="1.0" encoding="UTF-8"?>${request(records, owner, true)}`;
+}
+
+/** Records as schema documents, one per batch of MAX_RECORDS_PER_REQUEST; none for none. */
+export function registrationDocuments(records: VerifactuRecord[]): string[] {
+  const documents: string[] = [];
+  for (let start = 0; start < records.length; start += MAX_RECORDS_PER_REQUEST)
+    documents.push(registrationDocument(records.slice(start, start + MAX_RECORDS_PER_REQUEST)));
+  return documents;
 }
