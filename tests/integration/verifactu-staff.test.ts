@@ -11,7 +11,9 @@ import { invoicePdf, invoicesOfPurchases } from "~/features/billing/invoices.ser
 import { invoiceRecordStates } from "~/features/billing/invoice-record-states.server";
 import { staffPaymentPage } from "~/features/payments/after-sale.server";
 import { cancellationRefusal } from "~/features/verifactu/record-states";
-import { registrationDocument } from "~/features/verifactu/record-xml";
+import { altaHash, anulacionHash } from "~/features/verifactu/record-hash.server";
+import { NAMESPACES, registrationDocument } from "~/features/verifactu/record-xml";
+import { childNamed, childrenNamed, parseXml, textOf } from "~/features/verifactu/xml-tree.server";
 import { countRecords, listRecords } from "~/features/verifactu/staff-records.server";
 import { resetConfigForTests } from "~/platform/config.server";
 import {
@@ -367,6 +369,46 @@ describe("the staff's payment page", () => {
   });
 });
 
+/**
+ * Each record of an exported document, its huella computed again from its own elements (Orden
+ * HAC/1177/2024 art. 13), the one it states, and the previous record's it chains to.
+ */
+function huellasOf(xml: string) {
+  const { sum, sum1 } = NAMESPACES;
+  return childrenNamed(parseXml(xml), sum, "RegistroFactura").map((wrapper) => {
+    const record = wrapper.children[0]!;
+    const id = childNamed(record, sum1, "IDFactura");
+    const chained = childNamed(
+      childNamed(record, sum1, "Encadenamiento"),
+      sum1,
+      "RegistroAnterior",
+    );
+    const previous = chained ? (textOf(chained, sum1, "Huella") ?? "") : "";
+    const generatedAt = textOf(record, sum1, "FechaHoraHusoGenRegistro") ?? "";
+    const text = (name: string) => textOf(id, sum1, name) ?? "";
+    const recomputed =
+      record.name === "RegistroAlta"
+        ? altaHash({
+            issuerTaxId: text("IDEmisorFactura"),
+            invoiceNumber: text("NumSerieFactura"),
+            issueDate: text("FechaExpedicionFactura"),
+            invoiceType: textOf(record, sum1, "TipoFactura") ?? "",
+            cuotaTotal: textOf(record, sum1, "CuotaTotal") ?? "",
+            importeTotal: textOf(record, sum1, "ImporteTotal") ?? "",
+            previousHash: previous,
+            generatedAt,
+          })
+        : anulacionHash({
+            issuerTaxId: text("IDEmisorFacturaAnulada"),
+            invoiceNumber: text("NumSerieFacturaAnulada"),
+            issueDate: text("FechaExpedicionFacturaAnulada"),
+            previousHash: previous,
+            generatedAt,
+          });
+    return { recomputed, stated: textOf(record, sum1, "Huella"), previous };
+  });
+}
+
 describe("the records' XML export", () => {
   const download = async (query: string) => {
     const response = verifactuExport(new URL(`http://localhost/admin/verifactu/exportar${query}`));
@@ -392,6 +434,13 @@ describe("the records' XML export", () => {
     for (const record of records)
       expect(xml).toContain(`<sum1:Huella>${record.hash}</sum1:Huella>`);
     expect(xml.match(/<sum:RegistroFactura>/g)).toHaveLength(records.length);
+    // Every huella recomputes from the exported XML alone, and each names the one before it.
+    const recomputed = huellasOf(xml);
+    expect(recomputed.map((record) => record.recomputed)).toEqual(records.map((r) => r.hash));
+    expect(recomputed.map((record) => record.stated)).toEqual(records.map((r) => r.hash));
+    recomputed.forEach((record, index) =>
+      expect(record.previous).toBe(index === 0 ? "" : recomputed[index - 1]!.stated),
+    );
   });
 
   it("leaves out records of other days, and refuses a period it cannot read", async () => {
