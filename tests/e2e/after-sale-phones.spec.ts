@@ -72,7 +72,7 @@ test("item 5: the purchase page without JavaScript, on a phone and a laptop", as
     await form.getByRole("button", { name: "Pagar ahora" }).click();
     const consent = form.getByRole("checkbox", { name: /empiece de inmediato/ });
     await expect(consent).toHaveAttribute("aria-invalid", "true");
-    await expect(form.getByLabel("NIF, NIE o CIF")).toHaveAttribute("aria-invalid", "true");
+    await expect(form.getByLabel("Domicilio fiscal")).toHaveAttribute("aria-invalid", "true");
     await lookAt(plain, `comprar-sin-js-errores-${width}`, SHOTS);
     await plain.context().close();
 

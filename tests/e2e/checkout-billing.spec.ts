@@ -31,6 +31,9 @@ test("a 449 € purchase asks for the billing data, refuses a bad NIF inline, th
   await expect(name).toBeFocused();
   await expect(name).toHaveAttribute("aria-invalid", "true");
   await expect(address).toHaveAttribute("aria-invalid", "true");
+  // A consumer need not give a NIF (RD 1619/2012 art. 6.1.d); a business is told it must.
+  await expect(taxId).not.toHaveAttribute("aria-invalid", "true");
+  await expect(taxId).toHaveAccessibleDescription(/Obligatorio para empresas y profesionales/);
 
   await name.fill("Ferretería Ejemplo S.L.");
   await taxId.fill("12345678A");

@@ -32,7 +32,7 @@ test("without JavaScript a signed-in customer buys from the purchase page", asyn
   await expect(plain).toHaveURL(/\/comprar\/ciberseguridad$/);
   const consent = form.getByRole("checkbox", { name: /empiece de inmediato/ });
   await expect(consent).toHaveAttribute("aria-invalid", "true");
-  await expect(form.getByLabel("NIF, NIE o CIF")).toHaveAttribute("aria-invalid", "true");
+  await expect(form.getByLabel("Domicilio fiscal")).toHaveAttribute("aria-invalid", "true");
 
   for (const [label, value] of Object.entries(TEST_BILLING))
     await form.getByLabel(label).fill(value);

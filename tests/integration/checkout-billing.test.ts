@@ -4,9 +4,13 @@ import { checkoutDefaults, startCheckout } from "~/features/payments/checkout.se
 import { paymentMessages } from "~/features/payments/payment-messages";
 import { simulatedEvents } from "~/features/payments/simulated-checkout.server";
 import { resetConfigForTests } from "~/platform/config.server";
-import { invoices, profiles, purchases } from "~/platform/db/schema";
+import { invoicePdf, issueCorrectiveInvoice } from "~/features/billing/invoices.server";
+import { registrationDocument } from "~/features/verifactu/record-xml";
+import { invoices, profiles, purchases, verifactuRecords } from "~/platform/db/schema";
 import { textOf } from "~/platform/forms/form-answer";
+import { schemaProblems } from "../support/aeat-schema";
 import { formPost, signedInCustomer } from "../support/customer-session";
+import { pdfText } from "../support/pdf-text";
 import { purchaseById } from "../support/purchases";
 import { deliverStripeEvent } from "../support/stripe-webhook";
 import { setupTestDatabase } from "../support/test-database";
@@ -41,6 +45,8 @@ const BILLING = {
   billingTaxId: "b-12345674",
   billingAddress: "Calle Mayor 1, 28013 Madrid",
 };
+
+const CONSUMER = { billingName: "Ana Pérez Gil", billingAddress: "Calle Luna 3, 41001 Sevilla" };
 
 type Answer = { status: number; body: Record<string, unknown> };
 
@@ -77,11 +83,10 @@ describe("billing data at checkout", () => {
     expect(answer.status).toBe(400);
     expect(answer.body.errors).toEqual([
       { code: "billingNameRequired", field: "billingName" },
-      { code: "billingTaxIdRequired", field: "billingTaxId" },
       { code: "billingAddressRequired", field: "billingAddress" },
     ]);
-    expect(textOf(paymentMessages, { code: "billingTaxIdRequired" }).description).toMatch(
-      /400 € \(IVA incluido\).*NIF, NIE o CIF/,
+    expect(textOf(paymentMessages, { code: "billingNameRequired" }).description).toMatch(
+      /nombre o la razón social/,
     );
     expect(await purchaseCount()).toBe(before);
   });
@@ -123,6 +128,60 @@ describe("billing data at checkout", () => {
     });
   });
 
+  it("above 400 € a consumer gives name and address only: a complete invoice, F2 under art. 6.1.d", async () => {
+    const { purchase, invoice } = await payAndInvoice(
+      await checkout({ serviceId: CIBERSEGURIDAD, ...CONSUMER }),
+    );
+    expect(purchase).toMatchObject({ billingName: "Ana Pérez Gil", billingTaxId: null });
+    expect(invoice).toMatchObject({
+      invoiceType: "F2",
+      kind: "complete",
+      customerName: "Ana Pérez Gil",
+      customerTaxId: null,
+      customerAddress: "Calle Luna 3, 41001 Sevilla",
+    });
+    const [record] = await database.db
+      .select()
+      .from(verifactuRecords)
+      .where(eq(verifactuRecords.invoiceId, invoice.id));
+    expect(record).toMatchObject({ invoiceType: "F2", withoutRecipientId: "S", recipient: null });
+    const xml = registrationDocument([record!]);
+    expect(xml).toContain(
+      "<sum1:FacturaSinIdentifDestinatarioArt61d>S</sum1:FacturaSinIdentifDestinatarioArt61d>",
+    );
+    expect(await schemaProblems(xml)).toBe("");
+    // The PDF is a complete invoice naming the consumer and their address, with no NIF line.
+    const pdf = await pdfText(await invoicePdf(database.db, invoice));
+    expect(pdf).not.toMatch(/simplificada/i);
+    expect(pdf).toContain("Ana Pérez Gil");
+    expect(pdf).toContain("Calle Luna 3, 41001 Sevilla");
+    expect(pdf.match(/NIF:/g)).toHaveLength(1); // the issuer's
+
+    // Its rectificativa is an R5 marked the same way, and validates too.
+    const corrective = await database.db.transaction((tx) =>
+      issueCorrectiveInvoice(tx, {
+        purchaseId: purchase.id,
+        reason: "Devolución",
+        issuedAt: new Date(),
+      }),
+    );
+    const [r5] = await database.db
+      .select()
+      .from(verifactuRecords)
+      .where(eq(verifactuRecords.invoiceId, corrective!.id));
+    expect(r5).toMatchObject({ invoiceType: "R5", withoutRecipientId: "S", recipient: null });
+    expect(await schemaProblems(registrationDocument([r5!]))).toBe("");
+  });
+
+  it("a consumer's tax id, when given, is checked and named like a business's", async () => {
+    const refused = await checkout({ serviceId: CIBERSEGURIDAD, ...CONSUMER, billingTaxId: "1" });
+    expect(refused.body.errors).toEqual([{ code: "billingTaxIdInvalid", field: "billingTaxId" }]);
+    const { invoice } = await payAndInvoice(
+      await checkout({ serviceId: CIBERSEGURIDAD, ...CONSUMER, billingTaxId: "12345678z" }),
+    );
+    expect(invoice).toMatchObject({ invoiceType: "F1", customerTaxId: "12345678Z" });
+  });
+
   it("up to 400 € a consumer pays without the data and gets a simplified invoice (F2)", async () => {
     const { purchase, invoice } = await payAndInvoice(await checkout({ serviceId: ASISTENCIA }));
     expect(purchase).toMatchObject({ billingName: null, billingTaxId: null, billingAddress: null });
@@ -133,7 +192,7 @@ describe("billing data at checkout", () => {
     const before = await purchaseCount();
     const refused = await checkout({ serviceId: ASISTENCIA, businessBuyer: "yes" });
     expect(refused.status).toBe(400);
-    expect(refused.body.errors).toHaveLength(3);
+    expect(refused.body.errors).toHaveLength(3); // a business also gives its NIF
     expect(await purchaseCount()).toBe(before);
 
     const { invoice } = await payAndInvoice(

@@ -6,7 +6,12 @@ import { getDb } from "~/platform/db/database.server";
 import { isUuid } from "~/platform/db/ids";
 import { invoiceCounters, invoices, profiles, purchases } from "~/platform/db/schema";
 import { SITE_TIME_ZONE } from "~/ui/dates";
-import { correctiveInvoiceType, saleInvoiceType, type BuyerIdentity } from "./invoice-type";
+import {
+  correctiveInvoiceType,
+  isCompleteInvoice,
+  saleInvoiceType,
+  type BuyerIdentity,
+} from "./invoice-type";
 import { splitVat, VAT_RATE_PERCENT } from "~/features/catalogue/vat";
 import { recordInvoice, type InvoiceFacts } from "~/features/verifactu/records.server";
 import { invoiceCotejoUrl } from "~/features/verifactu/invoice-qr.server";
@@ -67,7 +72,8 @@ async function buyerOf(tx: Transaction, purchaseId: string, userId: string | nul
     })
     .from(purchases)
     .where(eq(purchases.id, purchaseId));
-  if (purchase?.taxId && purchase.name) return purchase;
+  // Given at checkout: a name with a NIF, or a consumer's name and address (art. 6.1.d).
+  if (purchase?.name && (purchase.taxId || purchase.address)) return purchase;
   if (!userId) return {};
   const [profile] = await tx
     .select({
@@ -103,6 +109,10 @@ function invoiceFacts(invoice: Invoice, corrected?: Invoice): InvoiceFacts {
       invoice.customerTaxId && invoice.customerName && invoice.invoiceType !== "F2"
         ? { name: invoice.customerName, taxId: invoice.customerTaxId }
         : undefined,
+    // A complete invoice without the consumer's NIF, and the rectificativa of one (art. 6.1.d).
+    withoutRecipientId:
+      (invoice.invoiceType === "F2" && invoice.kind === "complete") ||
+      (invoice.invoiceType === "R5" && corrected?.kind === "complete"),
     corrected: corrected ? { number: corrected.number, issuedAt: corrected.issuedAt } : undefined,
     vatRatePercent: invoice.vatRate,
     baseCents: invoice.baseAmount,
@@ -113,13 +123,13 @@ function invoiceFacts(invoice: Invoice, corrected?: Invoice): InvoiceFacts {
 
 /**
  * The invoice of a completed payment and its Verifactu record, issued in the transaction that
- * completes it: complete (F1) when the buyer is identified, simplified (F2) otherwise
- * (invoice-type.ts; checkout asks for the data above 400 €).
+ * completes it: complete when the buyer is named (F1 with their NIF, F2 marked art. 6.1.d
+ * without it), simplified (F2) otherwise (invoice-type.ts; checkout asks above 400 €).
  */
 export async function issueSaleInvoice(tx: Transaction, sale: Sale): Promise<Invoice> {
   const buyer = await buyerOf(tx, sale.purchaseId, sale.userId);
   const type = saleInvoiceType(buyer);
-  const complete = type === "F1";
+  const complete = isCompleteInvoice(buyer);
   const { year, sequence, number } = await nextInvoiceNumber(tx, "F", sale.issuedAt);
   const { baseCents, vatCents } = splitVat(sale.amountCents);
   const [invoice] = await tx
@@ -136,7 +146,7 @@ export async function issueSaleInvoice(tx: Transaction, sale: Sale): Promise<Inv
       ...seller(),
       customerEmail: sale.customerEmail,
       customerName: complete ? buyer.name : (buyer.fullName ?? null),
-      customerTaxId: complete ? buyer.taxId : null,
+      customerTaxId: complete ? buyer.taxId || null : null,
       customerAddress: complete ? (buyer.address ?? null) : null,
       description: sale.serviceName,
       baseAmount: baseCents,

@@ -8,7 +8,8 @@ import { BILLING_LIMITS, COMPLETE_INVOICE_REQUEST } from "./payment-messages";
 
 /**
  * The billing data of a complete invoice in the purchase dialog: always asked above 400 €, and
- * below it when the buyer ticks that they need one. Pre-filled from the customer's profile: by
+ * below it when the buyer ticks that they need one. Only a business must give its NIF (RD
+ * 1619/2012 art. 6.1.d); a consumer's complete invoice names them and their address. Pre-filled from the customer's profile: by
  * the dialog once shown, or from `profileBilling` when the page brings it (the purchase page,
  * which shows the fields from the start, so they are there without JavaScript; the checkout
  * ignores them unless the tick or the amount asks for a complete invoice).
@@ -56,7 +57,8 @@ export function BillingFields({
           <Field
             name={BILLING_FIELDS.taxId}
             label="NIF, NIE o CIF"
-            required={needed}
+            required={business}
+            hint={business ? undefined : "Obligatorio para empresas y profesionales."}
             defaultValue={profileBilling?.taxId}
             maxLength={BILLING_LIMITS.taxId}
             autoComplete="off"

@@ -16,12 +16,11 @@ const check = (totalCents: number, fields: Record<string, string>) =>
   checkForm(checkoutSchema(totalCents), fields);
 
 describe("the checkout's billing data (a complete invoice above 400 € or for a business)", () => {
-  it("asks above 400 € for name, tax id and address, each next to its field, then the consent", () => {
+  it("asks above 400 € for name and address, each next to its field, then the consent", () => {
     expect(check(ABOVE_LIMIT, {})).toEqual({
       ok: false,
       errors: [
         { code: "billingNameRequired", field: "billingName" },
-        { code: "billingTaxIdRequired", field: "billingTaxId" },
         { code: "billingAddressRequired", field: "billingAddress" },
         { code: "immediateStartConsentRequired", field: "immediateStart" },
       ],
@@ -36,6 +35,20 @@ describe("the checkout's billing data (a complete invoice above 400 € or for a
         billing: {
           name: "Ferretería Ejemplo S.L.",
           taxId: "B12345674",
+          address: "Calle Mayor 1, 28013 Madrid",
+        },
+      },
+    });
+  });
+
+  it("above 400 € a consumer may leave out the tax id (RD 1619/2012 art. 6.1.d)", () => {
+    expect(check(ABOVE_LIMIT, { ...CONSENT, ...BILLING, billingTaxId: "  " })).toEqual({
+      ok: true,
+      data: {
+        immediateStart: "yes",
+        billing: {
+          name: "Ferretería Ejemplo S.L.",
+          taxId: "",
           address: "Calle Mayor 1, 28013 Madrid",
         },
       },

@@ -4,7 +4,10 @@ import { hasControlCharacters } from "~/platform/validation/aeat-text";
 import { isValidSpanishTaxId, normaliseTaxId } from "~/platform/validation/spanish-tax-id";
 import { BILLING_LIMITS } from "./payment-messages";
 
-/** The billing data a complete invoice names (RD 1619/2012 art. 6.1), as stored with a purchase. */
+/**
+ * The billing data a complete invoice names (RD 1619/2012 art. 6.1), as stored with a purchase;
+ * `taxId` is empty when a consumer gives none (art. 6.1.d asks it of businesses only).
+ */
 export type CheckoutBilling = { name: string; taxId: string; address: string };
 
 export type Checkout = { immediateStart: "yes"; billing?: CheckoutBilling };
@@ -24,8 +27,14 @@ const text = (values: Record<string, unknown>, field: string) => {
   return typeof value === "string" ? value.trim() : "";
 };
 
-/** The billing data's problems, in the dialog's order, and the data when there are none. */
-function checkBilling(values: Record<string, unknown>): {
+/**
+ * The billing data's problems, in the dialog's order, and the data when there are none. A
+ * business must give its NIF/NIE/CIF; a consumer may, and then it is checked like any other.
+ */
+function checkBilling(
+  values: Record<string, unknown>,
+  business: boolean,
+): {
   issues: Issue[];
   billing: CheckoutBilling;
 } {
@@ -40,8 +49,9 @@ function checkBilling(values: Record<string, unknown>): {
   else if ([...billing.name].length > BILLING_LIMITS.name)
     problem("billingNameTooLong", BILLING_FIELDS.name);
   else if (hasControlCharacters(billing.name)) problem("billingNameInvalid", BILLING_FIELDS.name);
-  if (!billing.taxId) problem("billingTaxIdRequired", BILLING_FIELDS.taxId);
-  else if (billing.taxId.length > BILLING_LIMITS.taxId || !isValidSpanishTaxId(billing.taxId))
+  if (!billing.taxId) {
+    if (business) problem("billingTaxIdRequired", BILLING_FIELDS.taxId);
+  } else if (billing.taxId.length > BILLING_LIMITS.taxId || !isValidSpanishTaxId(billing.taxId))
     problem("billingTaxIdInvalid", BILLING_FIELDS.taxId);
   if (!billing.address) problem("billingAddressRequired", BILLING_FIELDS.address);
   else if (billing.address.length > BILLING_LIMITS.address)
@@ -53,8 +63,8 @@ function checkBilling(values: Record<string, unknown>): {
  * The purchase dialog's rules for a sale of `totalCents` (IVA included), checked by the dialog
  * and by the checkout. The consent to begin at once, before paying (TRLGDCU art. 103 a), is never
  * assumed. Above 400 €, or when the buyer ticks that they buy as a business, the invoice must be
- * a complete one (billing/invoice-type.ts), so the name, a valid NIF/NIE/CIF and the fiscal
- * address are required; otherwise billing fields are ignored. Written as a schema of the form
+ * a complete one (billing/invoice-type.ts), so the name and the fiscal address are required, and
+ * a valid NIF/NIE/CIF from a business; otherwise billing fields are ignored. Written as a schema of the form
  * protocol without zod: the dialog opens on pages that load no other form.
  */
 export function checkoutSchema(totalCents: number): FormSchema<Checkout> {
@@ -63,7 +73,9 @@ export function checkoutSchema(totalCents: number): FormSchema<Checkout> {
       const values = (input ?? {}) as Record<string, unknown>;
       const business = values[BILLING_FIELDS.business] === "yes";
       const asked = requiresCompleteInvoice(totalCents, business);
-      const { issues, billing } = asked ? checkBilling(values) : { issues: [] as Issue[] };
+      const { issues, billing } = asked
+        ? checkBilling(values, business)
+        : { issues: [] as Issue[] };
       if (values.immediateStart !== "yes")
         issues.push({ message: "immediateStartConsentRequired", path: ["immediateStart"] });
       if (issues.length > 0) return { success: false, error: { issues } };

@@ -121,7 +121,7 @@ export async function startCheckout(request: Request) {
       provider: provider.name,
       immediateStartConsentAt: new Date(),
       billingName: billing?.name,
-      billingTaxId: billing?.taxId,
+      billingTaxId: billing?.taxId || null,
       billingAddress: billing?.address,
     })
     .returning({ id: purchases.id });

@@ -49,8 +49,7 @@ export const paymentMessages = {
   },
   billingTaxIdRequired: {
     title: "Falta el NIF, NIE o CIF",
-    description:
-      "Por encima de 400 € (IVA incluido), o para empresas y profesionales, la factura es completa y lleva tu NIF, NIE o CIF.",
+    description: "La factura completa de una empresa o un profesional lleva su NIF, NIE o CIF.",
   },
   billingTaxIdInvalid: {
     title: "NIF, NIE o CIF no válido",

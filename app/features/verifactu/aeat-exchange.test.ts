@@ -103,7 +103,7 @@ function record(number: string, overrides: Partial<VerifactuRecord> = {}): Verif
     issuerTaxId: "B12345674",
     invoiceNumber: number,
     issueDate: "01-03-2026",
-    invoiceType: "F2",
+    invoiceType: overrides.invoiceType ?? "F2",
     cuotaTotal: "25.86",
     importeTotal: "149.00",
     previousHash: "",
@@ -117,9 +117,10 @@ function record(number: string, overrides: Partial<VerifactuRecord> = {}): Verif
     issuerName: "Servicios SL",
     invoiceNumber: number,
     issueDate: fields.issueDate,
-    invoiceType: "F2",
+    invoiceType: fields.invoiceType,
     correctiveType: null,
     correctedInvoices: null,
+    withoutRecipientId: null,
     description: "Asistencia",
     recipient: null,
     breakdown: [
@@ -207,6 +208,29 @@ describe("the AEAT stand-in", () => {
       ["Incorrecto", "1104"],
     ]);
     expect(answer.lines[2]!.duplicate).toMatchObject({ state: "Correcta" });
+  });
+
+  it("takes a consumer's complete invoice without NIF only as an F2 without Destinatarios", async () => {
+    const buyer = { name: "Ana Pérez", taxId: "12345678Z" };
+    const f1 = (number: string, overrides: Partial<VerifactuRecord>) =>
+      record(number, { invoiceType: "F1", ...overrides });
+    const body = soapEnvelope(
+      [
+        record("B-1", { withoutRecipientId: "S" }),
+        f1("B-2", { recipient: buyer, withoutRecipientId: "S" }),
+        f1("B-3", {}),
+        record("B-4", { recipient: buyer }),
+      ],
+      obligado,
+    );
+    const answer = parseAeatResponse((await post(body)).body);
+    if (answer.kind !== "answer") throw new Error(answer.kind);
+    expect(answer.lines.map((line) => [line.state, line.errorCode])).toEqual([
+      ["Correcto", undefined],
+      ["Incorrecto", "1185"],
+      ["Incorrecto", "1189"],
+      ["Incorrecto", "1190"],
+    ]);
   });
 
   it("sends in plain HTTP only to this machine, and to AEAT only with a certificate", () => {

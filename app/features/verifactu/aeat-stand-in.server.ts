@@ -429,6 +429,27 @@ export async function startAeatStandIn({
       if (nif !== undefined && !isValidSpanishTaxId(nif))
         return refuse("1123", "El formato del NIF es incorrecto.");
     }
+    // AEAT's validations 1185, 1189 and 1190 (Validaciones VERI*FACTU, §9-10).
+    if (alta) {
+      const type = textOf(registro, SF, "TipoFactura") ?? "";
+      const withoutRecipient = textOf(registro, SF, "FacturaSinIdentifDestinatarioArt61d");
+      const unnamed = type === "F2" || type === "R5";
+      if (withoutRecipient === "S" && !unnamed)
+        return refuse(
+          "1185",
+          "El valor del campo FacturaSinIdentifDestinatarioArt61d es incorrecto. Solo se podrá rellenar con S si TipoFactura es de tipo F2 o R5.",
+        );
+      if (!unnamed && recipients.length === 0)
+        return refuse(
+          "1189",
+          "Si TipoFactura es F1 o F3 o R1 o R2 o R3 o R4 el bloque Destinatarios tiene que estar cumplimentado.",
+        );
+      if (unnamed && recipients.length > 0)
+        return refuse(
+          "1190",
+          "Si TipoFactura es F2 o R5 el bloque Destinatarios no puede estar cumplimentado.",
+        );
+    }
     const rejected = standIn.knobs.reject.get(invoiceNumber);
     if (rejected) return refuse(rejected.code, rejected.text);
     if (previousRejection === "X" && correction !== "S")

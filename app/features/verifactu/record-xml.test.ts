@@ -30,6 +30,7 @@ function alta(overrides: Partial<VerifactuRecord> = {}): VerifactuRecord {
     invoiceType: "F1",
     correctiveType: null,
     correctedInvoices: null,
+    withoutRecipientId: null,
     description: 'Plan "Pro" & soporte',
     recipient: { name: "Cliente SA", taxId: "A58818501" },
     breakdown: [

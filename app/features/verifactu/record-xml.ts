@@ -124,6 +124,7 @@ function alta(record: VerifactuRecord): string {
         )
       : "",
     element("DescripcionOperacion", required(record, "description")),
+    element("FacturaSinIdentifDestinatarioArt61d", record.withoutRecipientId),
     record.recipient
       ? children("Destinatarios", [
           children("IDDestinatario", nameAndTaxId(record.recipient.name, record.recipient.taxId)),

@@ -24,6 +24,11 @@ export type InvoiceFacts = {
   description: string;
   /** The buyer of a complete invoice (F1, R1); none on a simplified one. */
   recipient?: { name: string; taxId: string };
+  /**
+   * A complete invoice naming a consumer without their NIF (RD 1619/2012 art. 6.1.d): an F2
+   * or R5 marked FacturaSinIdentifDestinatarioArt61d=S, with no Destinatarios.
+   */
+  withoutRecipientId?: boolean;
   /** The invoice a corrective one corrects (R1, R5). */
   corrected?: { number: string; issuedAt: Date };
   vatRatePercent: number;
@@ -135,6 +140,7 @@ export function recordInvoice(
       : null,
     description: invoice.description,
     recipient: invoice.recipient ?? null,
+    withoutRecipientId: invoice.withoutRecipientId ? "S" : null,
     breakdown: [
       {
         tax: "01",

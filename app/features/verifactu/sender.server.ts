@@ -478,6 +478,7 @@ export function invoiceFactsOfRecord(record: VerifactuRecord): InvoiceFacts {
     type: record.invoiceType as InvoiceType,
     description: record.description ?? "",
     recipient: record.recipient ?? undefined,
+    withoutRecipientId: record.withoutRecipientId === "S",
     corrected: corrected
       ? { number: corrected.invoiceNumber, issuedAt: dayOf(corrected.issueDate) }
       : undefined,

@@ -722,6 +722,11 @@ export const verifactuRecords = pgTable(
       >(),
     description: text("description"),
     recipient: jsonb("recipient").$type<{ name: string; taxId: string }>(),
+    /**
+     * 'S' on a complete invoice that names a consumer without their NIF (RD 1619/2012 art.
+     * 6.1.d; FacturaSinIdentifDestinatarioArt61d, only on an F2 or R5 without Destinatarios).
+     */
+    withoutRecipientId: text("without_recipient_id"),
     breakdown: jsonb("breakdown").$type<VerifactuBreakdownLine[]>(),
     cuotaTotal: text("cuota_total"),
     importeTotal: text("importe_total"),

@@ -1,0 +1,1 @@
+ALTER TABLE "verifactu_records" ADD COLUMN "without_recipient_id" text;
