@@ -439,4 +439,25 @@ describe("the VERI*FACTU sender", () => {
     const hashes = (await recordsSince(before)).map((row) => row.record.hash);
     expect(standIn.received.some((line) => hashes.includes(line.hash))).toBe(false);
   });
+
+  it("is woken by the payment that wrote a record: sent at once, not at the next poll", async () => {
+    await database.db.update(verifactuSender).set({ nextSendAt: null, failures: 0 });
+    // A poll an hour away: only the wake after the payment's commit can send the record.
+    const worker = await startVerifactuWorker(database.db, {
+      deferFirstPass: true,
+      pollIntervalMs: 60 * 60_000,
+    });
+    expect(worker).toBeDefined();
+    try {
+      const before = await lastRecordId();
+      await payments(1);
+      await expect
+        .poll(async () => (await recordsSince(before)).map((row) => row.delivery.status), {
+          timeout: 10_000,
+        })
+        .toEqual(["accepted"]);
+    } finally {
+      await stopVerifactuWorker();
+    }
+  });
 });

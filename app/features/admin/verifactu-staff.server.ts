@@ -4,6 +4,7 @@ import { requireRecentAuthentication } from "~/features/identity/step-up.server"
 import { checkChain } from "~/features/verifactu/chain-check.server";
 import { MAX_RECORDS_PER_REQUEST, registrationDocument } from "~/features/verifactu/record-xml";
 import { correctRejectedRecord } from "~/features/verifactu/sender.server";
+import { wakeVerifactuSender } from "~/features/verifactu/worker.server";
 import {
   cancelRecord,
   countRecords,
@@ -110,6 +111,7 @@ export async function verifactuAction(request: Request, staff: Staff) {
           return outcome;
         });
         if (!cancelled.ok) return refuseWith(cancelled.reason);
+        wakeVerifactuSender();
         return redirectWithToast(back, {
           kind: "success",
           title: `Registro de anulación de ${cancelled.record.invoiceNumber} generado`,
@@ -134,6 +136,7 @@ export async function verifactuAction(request: Request, staff: Staff) {
           return outcome;
         });
         if (!corrected.ok) return refuseWith("notCorrectable");
+        wakeVerifactuSender();
         return redirectWithToast(back, {
           kind: "success",
           title: `Subsanación de ${corrected.record.invoiceNumber} generada`,

@@ -15,6 +15,7 @@ import {
 import { splitVat, VAT_RATE_PERCENT } from "~/features/catalogue/vat";
 import { recordInvoice, type InvoiceFacts } from "~/features/verifactu/records.server";
 import { invoiceCotejoUrl } from "~/features/verifactu/invoice-qr.server";
+import { wakeVerifactuSender } from "~/features/verifactu/worker.server";
 import { annulmentsOf } from "~/features/verifactu/records.server";
 
 type Transaction = Parameters<Parameters<Database["transaction"]>[0]>[0];
@@ -119,6 +120,14 @@ function invoiceFacts(invoice: Invoice, corrected?: Invoice): InvoiceFacts {
     vatCents: invoice.vatAmount,
     totalCents: invoice.totalAmount,
   };
+}
+
+/**
+ * Called once a transaction that may have issued invoices has committed: their records go to
+ * AEAT at once when its wait allows, not at the sender's next poll.
+ */
+export function sendNewInvoiceRecords() {
+  wakeVerifactuSender();
 }
 
 /**

@@ -19,6 +19,7 @@ import {
   invoicePdf,
   issueCorrectiveInvoice,
   issueSaleInvoice,
+  sendNewInvoiceRecords,
 } from "~/features/billing/invoices.server";
 import { countsInTotals, statusesBelow, type PurchaseStatus } from "./purchase-status";
 import { stripeClient } from "./providers.server";
@@ -57,6 +58,7 @@ export async function handleWebhook(
   // show here as minutes to hours (decision 049).
   webhookLag.observe(Date.now() / 1000 - event.created);
   let queuedMail: boolean;
+  let applied = false;
   try {
     queuedMail = await db.transaction(async (tx) => {
       const recorded = await tx
@@ -65,6 +67,7 @@ export async function handleWebhook(
         .onConflictDoNothing()
         .returning({ id: webhookEvents.id });
       if (recorded.length === 0) return false;
+      applied = true;
       return applyEvent(tx, event);
     });
   } catch (error) {
@@ -75,6 +78,8 @@ export async function handleWebhook(
     return { status: 503, body: "Inténtalo más tarde" };
   }
   if (queuedMail) getMailWorker().wake();
+  // A payment or a refund may have issued an invoice: its record goes to AEAT now.
+  if (applied) sendNewInvoiceRecords();
   return { status: 200, body: "ok" };
 }
 

@@ -13,20 +13,30 @@ import {
 } from "./aeat-transport.server";
 import { sendPendingRecords, type SendReport } from "./sender.server";
 
+/**
+ * The poll catches what no wake announced: records written by another instance, and the end of
+ * AEAT's wait or of a back-off.
+ */
 const POLL_INTERVAL_MS = 5_000;
 
+export type WorkerOptions = StartOptions & { pollIntervalMs?: number };
+
 /**
- * Sends the queued records from inside the server process: polls, and can be woken after a
- * record is written. Safe in every instance: the sender's lease lets one send at a time.
+ * Sends the queued records from inside the server process: polls, and is woken after a
+ * transaction that wrote records commits. Safe in every instance: the sender's lease lets one
+ * send at a time.
  */
 export class VerifactuWorker {
-  private readonly loop = new PollingLoop(() => this.sendOnce(), POLL_INTERVAL_MS);
+  private readonly loop: PollingLoop;
   private lastFailure: string | undefined;
 
   constructor(
     private readonly send: () => Promise<SendReport>,
     private readonly logger: pino.Logger,
-  ) {}
+    pollIntervalMs = POLL_INTERVAL_MS,
+  ) {
+    this.loop = new PollingLoop(() => this.sendOnce(), pollIntervalMs);
+  }
 
   start(options?: StartOptions) {
     this.loop.start(options);
@@ -107,7 +117,7 @@ async function chooseTransport(): Promise<{ transport: AeatTransport; standIn?: 
  */
 export function startVerifactuWorker(
   db: Database = getDb(),
-  options?: StartOptions,
+  { pollIntervalMs, ...options }: WorkerOptions = {},
 ): Promise<VerifactuWorker | undefined> {
   const { verifactu, isProduction } = getConfig();
   const logger = getLogger();
@@ -119,7 +129,8 @@ export function startVerifactuWorker(
     return Promise.resolve(undefined);
   }
   holder.__verifactuWorker ??= chooseTransport().then(({ transport, standIn }) => {
-    const worker = new VerifactuWorker(() => sendPendingRecords(db, { transport }), logger);
+    const send = () => sendPendingRecords(db, { transport });
+    const worker = new VerifactuWorker(send, logger, pollIntervalMs);
     worker.start(options);
     return { worker, standIn };
   });
@@ -134,6 +145,18 @@ export function startVerifactuWorker(
 /** The running worker, to wake it after records are written; undefined when not started. */
 export async function getVerifactuWorker(): Promise<VerifactuWorker | undefined> {
   return (await holder.__verifactuWorker)?.worker;
+}
+
+/**
+ * Sends the records a transaction just wrote, once it has committed: at once when AEAT's wait
+ * allows (the sender keeps it), instead of at the next poll. Never throws: a worker that is not
+ * running (VERIFACTU=off, a failed start) leaves the records to the next start.
+ */
+export function wakeVerifactuSender() {
+  void getVerifactuWorker().then(
+    (worker) => worker?.wake(),
+    () => undefined,
+  );
 }
 
 /** Stops the worker after the request under way, and the local stand-in if it runs one. */
