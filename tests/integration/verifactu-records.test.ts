@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { asc, eq } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { checkChain } from "~/features/verifactu/chain-check.server";
 import { altaHash } from "~/features/verifactu/record-hash.server";
 import { recordCancellation } from "~/features/verifactu/records.server";
@@ -183,6 +183,31 @@ describe("billing records", () => {
       cuotaTotal: "-77.93",
       importeTotal: "-449.00",
     });
+  });
+
+  it("writes a summer sale's record in Madrid's summer time (+02:00), dated by Madrid's day", async () => {
+    // 22:30 UTC on 15 July is 00:30 on 16 July in Madrid, on summer time.
+    vi.useFakeTimers({ toFake: ["Date"], now: new Date("2027-07-15T22:30:00Z") });
+    try {
+      expect((await paid(await pendingPurchase())).status).toBe(200);
+    } finally {
+      vi.useRealTimers();
+    }
+    const record = (await allRecords()).at(-1)!;
+    expect(record).toMatchObject({
+      issueDate: "16-07-2027",
+      generatedAt: "2027-07-16T00:30:00+02:00",
+    });
+    expect(record.invoiceNumber).toMatch(/^F2027-/);
+    expect(record.hash).toBe(
+      altaHash({
+        ...record,
+        invoiceType: record.invoiceType!,
+        cuotaTotal: record.cuotaTotal!,
+        importeTotal: record.importeTotal!,
+        previousHash: record.previous?.hash ?? "",
+      }),
+    );
   });
 
   it("never changes or deletes a record; a cancellation is a new record in the chain", async () => {

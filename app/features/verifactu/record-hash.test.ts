@@ -68,6 +68,15 @@ describe("AEAT's formats", () => {
     expect(aeatTimestamp(new Date("2026-07-01T10:00:05Z"))).toBe("2026-07-01T12:00:05+02:00");
   });
 
+  it("changes the offset at the second Spain changes its clocks, and tells the repeated hour apart", () => {
+    // Last Sunday of March 2027: 02:00 CET becomes 03:00 CEST at 01:00 UTC.
+    expect(aeatTimestamp(new Date("2027-03-28T00:59:59Z"))).toBe("2027-03-28T01:59:59+01:00");
+    expect(aeatTimestamp(new Date("2027-03-28T01:00:00Z"))).toBe("2027-03-28T03:00:00+02:00");
+    // Last Sunday of October 2027: 02:30 happens twice, first on summer time, then on winter time.
+    expect(aeatTimestamp(new Date("2027-10-31T00:30:00Z"))).toBe("2027-10-31T02:30:00+02:00");
+    expect(aeatTimestamp(new Date("2027-10-31T01:30:00Z"))).toBe("2027-10-31T02:30:00+01:00");
+  });
+
   it("writes amounts with a point and two decimals, negative ones with a minus", () => {
     expect(aeatAmount(12_345)).toBe("123.45");
     expect(aeatAmount(5)).toBe("0.05");
