@@ -182,6 +182,12 @@ const envSchema = z.object({
   VERIFACTU_CERT_PASSWORD: optionalText,
   /** Overrides the SOAP endpoint (AEAT's seal-certificate host, or the local stand-in). */
   VERIFACTU_ENDPOINT: optionalText.pipe(z.url({ protocol: /^https?$/ }).optional()),
+  /**
+   * The day (YYYY-MM-DD) and place the company subscribed the declaración responsable of this
+   * version (Orden HAC/1177/2024 art. 15.1.l): shown in it, and asked by `npm run verifactu:check`.
+   */
+  VERIFACTU_DECLARATION_DATE: optionalText.pipe(z.iso.date().optional()),
+  VERIFACTU_DECLARATION_PLACE: optionalText.pipe(z.string().max(120).optional()),
   /** NumeroInstalacion of the SistemaInformatico block: one per installation of the site. */
   VERIFACTU_INSTALLATION: z
     .string()
@@ -266,6 +272,10 @@ function buildConfig(env: Env, source: NodeJS.ProcessEnv) {
       certificatePassword: env.VERIFACTU_CERT_PASSWORD,
       endpoint: env.VERIFACTU_ENDPOINT,
       installationNumber: env.VERIFACTU_INSTALLATION,
+      declaration: {
+        signedOn: env.VERIFACTU_DECLARATION_DATE,
+        place: env.VERIFACTU_DECLARATION_PLACE,
+      },
     },
     company: {
       brandName: env.BRAND_NAME,
@@ -320,7 +330,7 @@ export function parseBackupConfig(source: NodeJS.ProcessEnv) {
 }
 
 /** What production says of COMPANY_TAX_ID: the placeholder, or a code whose check fails. */
-function companyTaxIdProblem(value: string): string | undefined {
+export function companyTaxIdProblem(value: string): string | undefined {
   const taxId = normaliseTaxId(value);
   if (taxId === PLACEHOLDER_TAX_ID)
     return "COMPANY_TAX_ID: obligatorio en producción (B00000000 es el valor de ejemplo): el NIF de la empresa va en cada factura y en cada registro de facturación enviado a la AEAT";

@@ -3,7 +3,7 @@ import { requireStaff } from "~/features/identity/session.server";
 import { AdminErrorPage, AdminShell, adminShellHandle } from "~/features/admin/admin-shell";
 import { VerifactuDeclarationPage } from "~/features/admin/verifactu-declaration";
 import { privatePageMeta } from "~/features/seo/meta";
-import { declarationText } from "~/features/verifactu/declaration.server";
+import { declaration } from "~/features/verifactu/declaration.server";
 
 export const meta: Route.MetaFunction = ({ matches }) =>
   privatePageMeta(matches, {
@@ -16,7 +16,7 @@ export const handle = adminShellHandle;
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   await requireStaff({ request, context }, "verifactu.view");
-  return { declaration: declarationText() };
+  return declaration();
 }
 
 export function ErrorBoundary() {
@@ -26,7 +26,7 @@ export function ErrorBoundary() {
 export default function AdminVerifactuDeclaration({ loaderData }: Route.ComponentProps) {
   return (
     <AdminShell current="verifactu">
-      <VerifactuDeclarationPage declaration={loaderData.declaration} />
+      <VerifactuDeclarationPage {...loaderData} />
     </AdminShell>
   );
 }
