@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startAeatStandIn, type AeatStandIn } from "~/features/verifactu/aeat-stand-in.server";
 import { aeatTransport, type AeatTransport } from "~/features/verifactu/aeat-transport.server";
 import {
-  correctRejectedRecord,
+  correctRecord,
   sendPendingRecords,
   type SendReport,
 } from "~/features/verifactu/sender.server";
@@ -229,7 +229,7 @@ describe("the VERI*FACTU sender", () => {
 
     // Subsanación: a new alta of the same invoice at the head of the chain.
     standIn.knobs.reject.clear();
-    const correction = await database.db.transaction((tx) => correctRejectedRecord(tx, refused.id));
+    const correction = await database.db.transaction((tx) => correctRecord(tx, refused.id));
     if (!correction.ok) throw new Error(correction.reason);
     const head = await lastRecordId();
     expect(correction.record).toMatchObject({
@@ -245,9 +245,9 @@ describe("the VERI*FACTU sender", () => {
       previousRejection: "X",
     });
     expect(correction.record.previousRecordId).toBe(head - 1);
-    expect(
-      await database.db.transaction((tx) => correctRejectedRecord(tx, refused.id)),
-    ).toMatchObject({ ok: false });
+    expect(await database.db.transaction((tx) => correctRecord(tx, refused.id))).toMatchObject({
+      ok: false,
+    });
     const [old] = await database.db
       .select()
       .from(verifactuDeliveries)
@@ -260,6 +260,25 @@ describe("the VERI*FACTU sender", () => {
       invoiceNumber: refused.invoiceNumber,
       correction: "S",
       previousRejection: "X",
+      state: "Correcto",
+    });
+
+    // Accepted with errors: AEAT holds it, so the subsanación goes without RechazoPrevio and
+    // AEAT takes it as amending the record it holds.
+    await database.db
+      .update(verifactuDeliveries)
+      .set({ status: "accepted_with_errors", errorCode: "2011", errorText: "Aviso." })
+      .where(eq(verifactuDeliveries.recordId, head));
+    const amended = await database.db.transaction((tx) =>
+      correctRecord(tx, head, { description: "Asistencia informática (subsanada)" }),
+    );
+    if (!amended.ok) throw new Error(amended.reason);
+    expect(amended.record).toMatchObject({ correction: "S", previousRejection: null });
+    nextWindow();
+    expect(await send()).toMatchObject({ requests: 1, accepted: 1, rejected: 0 });
+    expect(standIn.received.at(-1)).toMatchObject({
+      invoiceNumber: refused.invoiceNumber,
+      correction: "S",
       state: "Correcto",
     });
   });

@@ -10,6 +10,7 @@ import { invoiceBookPage } from "~/features/billing/invoice-book.server";
 import { invoicePdf, invoicesOfPurchases } from "~/features/billing/invoices.server";
 import { invoiceRecordStates } from "~/features/billing/invoice-record-states.server";
 import { staffPaymentPage } from "~/features/payments/after-sale.server";
+import { checkChain } from "~/features/verifactu/chain-check.server";
 import { cancellationRefusal } from "~/features/verifactu/record-states";
 import { altaHash, anulacionHash } from "~/features/verifactu/record-hash.server";
 import { NAMESPACES, registrationDocument } from "~/features/verifactu/record-xml";
@@ -316,18 +317,34 @@ describe("the Verifactu page's actions", () => {
   it("corrects a rejected record with a subsanación, once", async () => {
     const records = await allRecords();
     const rejected = records[1]!;
-    const done = await post({ intent: "correct-record", recordId: String(rejected.id) });
+    const correct = (fields: Record<string, string> = {}) =>
+      post({
+        intent: "correct-record",
+        recordId: String(rejected.id),
+        description: "Asistencia informática remota",
+        ...fields,
+      });
+    // The description is checked as AEAT checks it; nothing is written when it is refused.
+    expect(await correct({ description: " " })).toMatchObject({
+      status: 400,
+      data: { errors: [{ code: "correctionDescription" }] },
+    });
+    // A record without a recipient cannot gain one: that would change the invoice's type.
+    expect(
+      (await correct({ recipientName: "Empresa S.L.", recipientTaxId: "B12345674" })).status,
+    ).toBe(409);
+    expect(await allRecords()).toHaveLength(records.length);
+    const done = await correct();
     expect(done.status).toBe(302);
     const latest = (await allRecords()).at(-1)!;
     expect(latest).toMatchObject({
       kind: "alta",
       invoiceId: rejected.invoiceId,
+      description: "Asistencia informática remota",
       correction: "S",
       previousRejection: "X",
     });
-    expect((await post({ intent: "correct-record", recordId: String(rejected.id) })).status).toBe(
-      409,
-    );
+    expect((await correct()).status).toBe(409);
     expect((await post({ intent: "nothing" })).status).toBe(400);
     // The subsanación is on the staff audit log, once: the refused second try wrote nothing.
     const audited = await database.db
@@ -339,8 +356,79 @@ describe("the Verifactu page's actions", () => {
       actorId: financeStaff.id,
       actorRole: "finance",
       targetId: String(rejected.id),
-      details: { registroSubsanacion: latest.id },
+      details: { registroSubsanacion: latest.id, descripcion: "Asistencia informática remota" },
     });
+  });
+
+  it("corrects the recipient AEAT refused, and an invoice accepted with errors", async () => {
+    const { purchase } = await paidPurchase(database.db, {
+      price: 44_900,
+      billingName: "Ferreteria Ejemplo",
+      billingTaxId: "B12345674",
+      billingAddress: "Calle Mayor 1, 28013 Madrid",
+    });
+    const [invoice] = await database.db
+      .select()
+      .from(invoices)
+      .where(eq(invoices.purchaseId, purchase.id));
+    const first = (await allRecords()).find((record) => record.invoiceId === invoice!.id)!;
+    expect(first.recipient).toEqual({ name: "Ferreteria Ejemplo", taxId: "B12345674" });
+    await database.db
+      .update(verifactuDeliveries)
+      .set({
+        status: "rejected",
+        errorCode: "4109",
+        errorText: "El NIF no está identificado en el censo de la AEAT.",
+      })
+      .where(eq(verifactuDeliveries.recordId, first.id));
+    const listed = (await pageAt(`?factura=${invoice!.number}`)).records.rows[0]!;
+    expect(listed).toMatchObject({ recipient: first.recipient, latest: true });
+
+    const correct = (recordId: number, fields: Record<string, string>) =>
+      post({ intent: "correct-record", recordId: String(recordId), ...fields });
+    const data = {
+      recipientName: "  FERRETERIA EJEMPLO SL ",
+      recipientTaxId: "a-58818501",
+      description: "Ciberseguridad",
+    };
+    expect(await correct(first.id, { ...data, recipientTaxId: "A58818502" })).toMatchObject({
+      status: 400,
+      data: { errors: [{ code: "correctionRecipientTaxId" }] },
+    });
+    expect(await correct(first.id, { ...data, recipientName: "x".repeat(121) })).toMatchObject({
+      status: 400,
+      data: { errors: [{ code: "correctionRecipientName" }] },
+    });
+    expect((await correct(first.id, data)).status).toBe(302);
+    const fixed = (await allRecords()).at(-1)!;
+    expect(fixed).toMatchObject({
+      invoiceId: invoice!.id,
+      invoiceType: "F1",
+      recipient: { name: "FERRETERIA EJEMPLO SL", taxId: "A58818501" },
+      correction: "S",
+      previousRejection: "X",
+    });
+    expect(await schemaProblems(registrationDocument([fixed]))).toBe("");
+
+    // AEAT accepted the corrected one with errors: a second subsanación, without RechazoPrevio.
+    await database.db
+      .update(verifactuDeliveries)
+      .set({ status: "accepted_with_errors", errorCode: "2011", errorText: "Aviso de la AEAT." })
+      .where(eq(verifactuDeliveries.recordId, fixed.id));
+    expect((await correct(first.id, data)).status).toBe(409); // the first is corrected already
+    expect(
+      (await correct(fixed.id, { ...data, description: "Ciberseguridad (auditoría)" })).status,
+    ).toBe(302);
+    const again = (await allRecords()).at(-1)!;
+    expect(again).toMatchObject({
+      invoiceId: invoice!.id,
+      description: "Ciberseguridad (auditoría)",
+      correction: "S",
+      previousRejection: null,
+    });
+    expect(await schemaProblems(registrationDocument([again]))).toBe("");
+    // Each generated record chains on the one before, and every hash still checks.
+    expect((await checkChain(database.db)).firstBreak).toBeUndefined();
   });
 });
 

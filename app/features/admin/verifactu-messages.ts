@@ -1,5 +1,9 @@
 import type { ToastText } from "~/platform/http/toast";
-import { CANCELLATION_REASON_MAX } from "~/features/verifactu/record-states";
+import {
+  CANCELLATION_REASON_MAX,
+  DESCRIPTION_MAX,
+  RECIPIENT_NAME_MAX,
+} from "~/features/verifactu/record-states";
 import { adminMessages } from "./admin-messages";
 
 /** The Verifactu page's Spanish messages: its actions' answers and refusals. */
@@ -34,7 +38,21 @@ export const verifactuMessages = {
   },
   notCorrectable: {
     title: "Este registro no se puede subsanar",
-    description: "Solo se subsana un registro rechazado que no se haya subsanado ya.",
+    description:
+      "Solo se subsana el último registro de alta de una factura que la AEAT haya rechazado o aceptado con errores, y una sola vez.",
+  },
+  correctionRecipientName: {
+    title: "Revisa el nombre del destinatario",
+    description: `Indica el nombre o la razón social tal como consta en la AEAT: hasta ${RECIPIENT_NAME_MAX} caracteres, sin saltos de línea.`,
+  },
+  correctionRecipientTaxId: {
+    title: "Revisa el NIF del destinatario",
+    description:
+      "Su formato o su letra de control no son correctos (por ejemplo, 12345678Z o B12345674).",
+  },
+  correctionDescription: {
+    title: "Revisa la descripción de la operación",
+    description: `Describe la operación en una línea de hasta ${DESCRIPTION_MAX} caracteres.`,
   },
   // The same words as every other staff form's.
   invalidRequest: adminMessages.invalidRequest,

@@ -3,6 +3,9 @@ import { Form, Link, useNavigation } from "react-router";
 import {
   CANCELLATION_REASON_MAX,
   cancellationRefusal,
+  DESCRIPTION_MAX,
+  isCorrectable,
+  RECIPIENT_NAME_MAX,
   recordKindLabels,
   recordKinds,
   recordStateLabels,
@@ -10,6 +13,7 @@ import {
   recordStateText,
 } from "~/features/verifactu/record-states";
 import type { ChainCheck } from "~/features/verifactu/chain-check.server";
+import { CORRECTION_FIELDS } from "~/features/verifactu/record-correction";
 import type { FormNotice, FormRefusal } from "~/platform/forms/form-answer";
 import { replyOf } from "~/platform/forms/form-answer";
 import { Button, buttonClasses } from "~/ui/button";
@@ -372,21 +376,11 @@ function RecordRow({ row }: { row: Row }) {
 
 /**
  * 'Anular registro' on an alta that is still its invoice's latest record, of a sale never
- * charged and not rectified, with its reason; 'Subsanar y reenviar' on a rejected one not
- * corrected yet.
+ * charged and not rectified, with its reason; 'Subsanar y reenviar' on one AEAT rejected or
+ * accepted with errors, with the data to correct.
  */
 function RecordActions({ row }: { row: Row }) {
-  if (row.kind === "alta" && row.latest && row.status === "rejected")
-    return (
-      <Form method="post">
-        <input type="hidden" name="intent" value="correct-record" />
-        <input type="hidden" name="recordId" value={row.id} />
-        <button type="submit" className={buttonClasses({ variant: "secondary", size: "sm" })}>
-          <RotateCw className="size-4" aria-hidden />
-          Subsanar y reenviar
-        </button>
-      </Form>
-    );
+  if (isCorrectable(row)) return <CorrectionForm row={row} />;
   // A charged sale is corrected with a rectificativa, never annulled (decision 064).
   if (cancellationRefusal(row)) return <span className="text-xs text-slate-500">—</span>;
   return (
@@ -415,6 +409,60 @@ function RecordActions({ row }: { row: Row }) {
         <button type="submit" className={buttonClasses({ variant: "danger", size: "sm" })}>
           <Ban className="size-4" aria-hidden />
           Anular registro
+        </button>
+      </Form>
+    </details>
+  );
+}
+
+/**
+ * The subsanación: the record's data as AEAT has it, to correct (the recipient's name and NIF
+ * as AEAT's census holds them, the description) and send again (decision 068). What changes the
+ * invoice itself is a factura rectificativa, not this.
+ */
+function CorrectionForm({ row }: { row: Row }) {
+  return (
+    <details className="text-sm">
+      <summary className="cursor-pointer font-semibold whitespace-nowrap text-brand-700">
+        Subsanar y reenviar
+      </summary>
+      <Form method="post" className="mt-2 w-72 space-y-2">
+        <input type="hidden" name="intent" value="correct-record" />
+        <input type="hidden" name="recordId" value={row.id} />
+        {row.recipient ? (
+          <>
+            <Field
+              name={CORRECTION_FIELDS.recipientName}
+              label="Nombre o razón social del destinatario"
+              defaultValue={row.recipient.name}
+              required
+              maxLength={RECIPIENT_NAME_MAX}
+            />
+            <Field
+              name={CORRECTION_FIELDS.recipientTaxId}
+              label="NIF del destinatario"
+              defaultValue={row.recipient.taxId}
+              required
+              autoCapitalize="characters"
+              spellCheck={false}
+            />
+          </>
+        ) : null}
+        <TextArea
+          name={CORRECTION_FIELDS.description}
+          label="Descripción de la operación"
+          defaultValue={row.description ?? ""}
+          required
+          maxLength={DESCRIPTION_MAX}
+          rows={2}
+        />
+        <p className="text-xs text-slate-600">
+          Corrige los datos del registro tal como constan en la factura y en el censo de la AEAT. Si
+          la factura misma es errónea, se corrige con una factura rectificativa.
+        </p>
+        <button type="submit" className={buttonClasses({ variant: "secondary", size: "sm" })}>
+          <RotateCw className="size-4" aria-hidden />
+          Subsanar y reenviar
         </button>
       </Form>
     </details>

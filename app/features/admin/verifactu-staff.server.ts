@@ -3,7 +3,8 @@ import { requireCapability, type Staff } from "~/features/identity/session.serve
 import { requireRecentAuthentication } from "~/features/identity/step-up.server";
 import { checkChain } from "~/features/verifactu/chain-check.server";
 import { MAX_RECORDS_PER_REQUEST, registrationDocument } from "~/features/verifactu/record-xml";
-import { correctRejectedRecord } from "~/features/verifactu/sender.server";
+import { correctRecord } from "~/features/verifactu/sender.server";
+import { CORRECTION_FIELDS, recordChanges } from "~/features/verifactu/record-correction";
 import { wakeVerifactuSender } from "~/features/verifactu/worker.server";
 import {
   cancelRecord,
@@ -121,8 +122,16 @@ export async function verifactuAction(request: Request, staff: Staff) {
       case "correct-record": {
         const recordId = form.recordId ?? "";
         if (!RECORD_ID.test(recordId)) return refuseWith("invalidRequest");
+        // The recipient's fields are sent only for a record that names one; the sender refuses
+        // to add a recipient to a record without (correctRecord), whatever was posted.
+        const namesRecipient =
+          form[CORRECTION_FIELDS.recipientName] !== undefined ||
+          form[CORRECTION_FIELDS.recipientTaxId] !== undefined;
+        const checked = recordChanges(form, namesRecipient);
+        if (!checked.ok) return refuseWith(checked.problem);
+        const { changes } = checked;
         const corrected = await getDb().transaction(async (tx) => {
-          const outcome = await correctRejectedRecord(tx, Number(recordId));
+          const outcome = await correctRecord(tx, Number(recordId), changes);
           if (outcome.ok)
             await recordStaffAction(tx, {
               actor: staff,
@@ -131,6 +140,13 @@ export async function verifactuAction(request: Request, staff: Staff) {
               details: {
                 factura: outcome.record.invoiceNumber,
                 registroSubsanacion: outcome.record.id,
+                descripcion: changes.description,
+                ...(changes.recipient
+                  ? {
+                      destinatario: changes.recipient.name,
+                      nifDestinatario: changes.recipient.taxId,
+                    }
+                  : {}),
               },
             });
           return outcome;

@@ -51,3 +51,19 @@ export function cancellationRefusal(record: {
 
 /** The longest reason kept for an anulación: a sentence or two, as in the audit log. */
 export const CANCELLATION_REASON_MAX = 300;
+
+/** AEAT's longest NombreRazon and DescripcionOperacion (SuministroInformacion.xsd). */
+export const RECIPIENT_NAME_MAX = 120;
+export const DESCRIPTION_MAX = 500;
+
+/**
+ * Whether a record can be corrected by a subsanación: the latest alta of its invoice that AEAT
+ * rejected, or accepted with errors ([SWEB] Anexo II §8.1.3; decision 068).
+ */
+export function isCorrectable(record: { kind: RecordKind; latest: boolean; status: RecordState }) {
+  return (
+    record.kind === "alta" &&
+    record.latest &&
+    (record.status === "rejected" || record.status === "accepted_with_errors")
+  );
+}

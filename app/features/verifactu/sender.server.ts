@@ -492,12 +492,13 @@ export function invoiceFactsOfRecord(record: VerifactuRecord): InvoiceFacts {
 export type Correction = { ok: true; record: VerifactuRecord } | { ok: false; reason: string };
 
 /**
- * Subsanación of a registro de alta AEAT refused ([SWEB] Anexo II §8.1.3): a new alta of the
- * same invoice at the head of the chain with Subsanacion=S and RechazoPrevio=X (the invoice is
- * not in AEAT's records), queued like any record. The refused record stays as it was; its
- * delivery points to the one that corrects it. `changes` carries what the staff fixed.
+ * Subsanación of a registro de alta AEAT rejected or accepted with errors ([SWEB] Anexo II
+ * §8.1.3; decision 068): a new alta of the same invoice at the head of the chain, carrying the
+ * corrected data, with Subsanacion=S, and RechazoPrevio=X when AEAT rejected the first (the
+ * invoice is not in its records yet); queued like any record. The first record stays as it
+ * was; its delivery points to the one that corrects it.
  */
-export async function correctRejectedRecord(
+export async function correctRecord(
   tx: Transaction,
   recordId: number,
   changes: Partial<Pick<InvoiceFacts, "recipient" | "description">> = {},
@@ -511,14 +512,20 @@ export async function correctRejectedRecord(
   if (!row) return { ok: false, reason: "No existe ese registro de facturación" };
   if (row.record.kind !== "alta")
     return { ok: false, reason: "Solo se subsana un registro de alta" };
-  if (row.delivery.status !== "rejected")
-    return { ok: false, reason: "Solo se subsana un registro rechazado por la AEAT" };
+  const { status } = row.delivery;
+  if (status !== "rejected" && status !== "accepted_with_errors")
+    return {
+      ok: false,
+      reason: "Solo se subsana un registro rechazado o aceptado con errores por la AEAT",
+    };
   if (row.delivery.correctedByRecordId)
     return { ok: false, reason: "Ese registro ya está subsanado" };
+  if (changes.recipient && !row.record.recipient)
+    return { ok: false, reason: "Un registro sin destinatario no puede ganar uno al subsanarlo" };
   const record = await recordInvoice(
     tx,
     { ...invoiceFactsOfRecord(row.record), ...changes },
-    { correction: { previouslyRejected: true } },
+    { correction: { previouslyRejected: status === "rejected" } },
   );
   await tx
     .update(verifactuDeliveries)

@@ -133,6 +133,9 @@ function recordRowsQuery(reader: Reader, where: SQL | undefined, order: SQL, lim
       invoiceNumber: verifactuRecords.invoiceNumber,
       invoiceType: verifactuRecords.invoiceType,
       importeTotal: verifactuRecords.importeTotal,
+      // What a subsanación starts from.
+      recipient: verifactuRecords.recipient,
+      description: verifactuRecords.description,
       generatedAt: verifactuRecords.generatedAt,
       createdAt: verifactuRecords.createdAt,
       hash: verifactuRecords.hash,
