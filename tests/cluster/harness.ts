@@ -387,6 +387,8 @@ export type Answer = {
   status: number;
   headers: http.IncomingHttpHeaders;
   body: string;
+  /** The body as sent, for a binary download (a ZIP). */
+  bytes: Buffer;
   /** The instance that answered: nginx's X-Upstream, or the address asked directly. */
   upstream: string;
   ms: number;
@@ -435,6 +437,7 @@ export function request(url: string, options: RequestOptions = {}): Promise<Answ
             status: res.statusCode ?? 0,
             headers: res.headers,
             body: Buffer.concat(chunks).toString("utf8"),
+            bytes: Buffer.concat(chunks),
             upstream: String(res.headers["x-upstream"] ?? target.host),
             ms: performance.now() - started,
           }),

@@ -35,6 +35,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import pg from "pg";
 import { services } from "../../app/features/catalogue/services";
+import { unzipped } from "../support/aeat-schema";
 import { SmtpPeer } from "../support/smtp-peer";
 import { StripeStandIn } from "../support/stripe-stand-in";
 import {
@@ -334,11 +335,12 @@ async function checkRestoredSite(
 
   // As staff: a new sign-in with the restored factor, then the staff's own pages and files.
   const jar = await staffSignInWithCode(url, STAFF_EMAIL, STAFF_PASSWORD, staff);
-  const staffGet = async (path: string) => {
+  const staffDownload = async (path: string) => {
     const answer = await request(`${url}${path}`, { headers: { cookie: jar.header } });
     check(answer.status === 200, `${label}: ${path} answered ${answer.status} to the staff`);
-    return answer.body;
+    return answer;
   };
+  const staffGet = async (path: string) => (await staffDownload(path)).body;
   const exported = async (tab: string) =>
     csvRows(await staffGet(`/admin/exportar?tab=${tab}&estado=all`));
   const present = (kind: Told["kind"], keys: Set<string>) => {
@@ -370,11 +372,16 @@ async function checkRestoredSite(
   );
 
   const period = `desde=2000-01-01&hasta=${new Date(Date.now() + 2 * 86_400_000).toISOString().slice(0, 10)}`;
-  const book = csvRows(await staffGet(`/admin/libro-facturas?${period}`));
+  // AEAT's layout: two header rows, the invoice's series and number in columns K and L.
+  const book = (await staffGet(`/admin/libro-facturas?${period}`))
+    .split("\r\n")
+    .slice(2)
+    .filter(Boolean)
+    .map((line) => line.split(";"));
   const numbers = new Map<string, number[]>();
-  for (const row of book) {
-    const [series, sequence] = row["Número"]!.split("-");
-    numbers.set(series!, [...(numbers.get(series!) ?? []), Number(sequence)]);
+  for (const cells of book) {
+    const [series, sequence] = [cells[10]!, cells[11]!];
+    numbers.set(series, [...(numbers.get(series) ?? []), Number(sequence)]);
   }
   for (const [series, sequences] of numbers) {
     sequences.sort((a, b) => a - b);
@@ -387,9 +394,14 @@ async function checkRestoredSite(
     book.length === paid.length,
     `${label}: ${book.length} invoices in the book for ${paid.length} payments`,
   );
-  const records = (
-    (await staffGet(`/admin/verifactu/exportar?${period}`)).match(/<sum:RegistroFactura>/g) ?? []
-  ).length;
+  // The export is a ZIP of AEAT's schema documents, up to 1,000 records each.
+  const documents = await unzipped(
+    (await staffDownload(`/admin/verifactu/exportar?${period}`)).bytes,
+  );
+  const records = [...documents.values()].reduce(
+    (sum, xml) => sum + (xml.toString().match(/<sum:RegistroFactura>/g) ?? []).length,
+    0,
+  );
   check(
     records === book.length,
     `${label}: ${records} VERI*FACTU records for ${book.length} invoices`,
