@@ -155,10 +155,14 @@ describe("the billing archive of a closed year", () => {
 
     const book = members.get("libro-facturas-expedidas-2025-01-01-a-2025-12-31.csv")!.toString();
     const lines = book.trim().split("\r\n");
-    expect(lines).toHaveLength(1 + 5);
-    expect(lines.slice(1).map((line) => line.split(";")[0])).toEqual(
-      expected.map((invoice) => invoice.number).sort(),
-    );
+    // AEAT's two header rows, then one line per invoice: its series and number in K and L.
+    expect(lines).toHaveLength(2 + 5);
+    expect(
+      lines.slice(2).map((line) => {
+        const cells = line.split(";");
+        return `${cells[10]}-${cells[11]}`;
+      }),
+    ).toEqual(expected.map((invoice) => invoice.number).sort());
     const xml = members.get("verifactu-2025-001.xml")!.toString();
     // One RegistroFactura per record; F2024 numbers appear only as links and corrected ones.
     expect(xml.match(/<sum:RegistroFactura>/g)).toHaveLength(5);

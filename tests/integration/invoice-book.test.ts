@@ -3,7 +3,8 @@ import { and, asc, eq, gte, lt } from "drizzle-orm";
 import { alias } from "drizzle-orm/pg-core";
 import { beforeAll, describe, expect, it } from "vitest";
 import {
-  INVOICE_BOOK_COLUMNS,
+  INVOICE_BOOK_HEADER,
+  invoiceBookHeader,
   invoiceBookPage,
   invoiceBookRefusal,
 } from "~/features/billing/invoice-book.server";
@@ -96,22 +97,37 @@ async function expectedRows() {
     year: "numeric",
   });
   const money = (cents: number) => (cents / 100).toFixed(2).replace(".", ",");
-  return rows.map(({ invoice, corrected }) => [
-    invoice.number,
-    day.format(invoice.issuedAt),
-    invoice.invoiceType,
-    invoice.customerTaxId ?? "",
-    invoice.customerName?.startsWith("=")
-      ? `'${invoice.customerName}`
-      : (invoice.customerName ?? ""),
-    money(invoice.baseAmount),
-    String(invoice.vatRate),
-    money(invoice.vatAmount),
-    money(invoice.totalAmount),
-    corrected ?? "",
-    // None of these was annulled (verifactu-staff.test.ts marks one that is).
-    "",
-  ]);
+  const empty = (count: number) => Array.from({ length: count }, () => "");
+  return rows.map(({ invoice, corrected }) => {
+    const [dd, mm, yyyy] = day.format(invoice.issuedAt).split("/");
+    const [serie, numero] = invoice.number.split("-");
+    return [
+      yyyy!,
+      `${Math.ceil(Number(mm) / 3)}T`,
+      ...empty(3),
+      invoice.invoiceType,
+      ...empty(2),
+      `${dd}/${mm}/${yyyy}`,
+      "",
+      serie!,
+      numero!,
+      ...empty(3),
+      invoice.customerTaxId ?? "",
+      invoice.customerName?.startsWith("=")
+        ? `'${invoice.customerName}`
+        : (invoice.customerName ?? ""),
+      "01",
+      "S1",
+      "",
+      money(invoice.totalAmount),
+      money(invoice.baseAmount),
+      String(invoice.vatRate),
+      money(invoice.vatAmount),
+      ...empty(11),
+      // None of these was annulled (verifactu-staff.test.ts marks one that is).
+      corrected ? `Rectifica la factura ${corrected}.` : "",
+    ];
+  });
 }
 
 /** Semicolon-separated lines with quoted cells ("" for a quote inside one). */
@@ -162,28 +178,48 @@ describe("libro registro de facturas expedidas", () => {
     const response = await download(`?desde=${PERIOD.from}&hasta=${PERIOD.to}`);
     expect(response.status).toBe(200);
     expect(response.headers.get("content-type")).toBe("text/csv; charset=utf-8");
+    // AEAT's name: year, NIF, E (expedidas), the issuer's name; then the period.
+    const { taxId, legalName } = getConfig().company;
+    const fileName = `2026${taxId}E${legalName} 2026-01-01 a 2026-03-31.csv`;
     expect(response.headers.get("content-disposition")).toBe(
-      'attachment; filename="libro-facturas-expedidas-2026-01-01-a-2026-03-31.csv"',
+      `attachment; filename="${fileName.normalize("NFD").replace(/[^\x20-\x7e]/g, "")}"; filename*=UTF-8''${encodeURIComponent(fileName)}`,
     );
     const bytes = new Uint8Array(await response.arrayBuffer());
     // UTF-8 byte order mark, which a Spanish Excel needs to read the accents.
     expect([...bytes.slice(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
     const text = new TextDecoder().decode(bytes.slice(3));
     expect(text.endsWith("\r\n")).toBe(true);
-    const [header, ...lines] = parseCsv(text);
-    expect(header).toEqual([...INVOICE_BOOK_COLUMNS]);
+    const [groups, names, ...lines] = parseCsv(text);
+    // AEAT's two header rows, 36 columns (A to AJ).
+    expect([groups, names]).toEqual(INVOICE_BOOK_HEADER.map((row) => [...row]));
+    expect(groups).toHaveLength(36);
+    expect(groups!.slice(0, 3)).toEqual(["Autoliquidación", "", "Actividad"]);
+    expect(names!.slice(10, 16)).toEqual([
+      "Serie",
+      "Número",
+      "Número-Final",
+      "Tipo",
+      "Código País",
+      "Identificación",
+    ]);
+    expect(groups!.at(-1)).toBe("Referencia Externa");
 
     const expected = await expectedRows();
     expect(lines).toEqual(expected);
+    // Every line has AEAT's 36 cells.
+    for (const line of lines) expect(line).toHaveLength(36);
     // F1, F2 and both corrective types, the January one at 00:30 in Madrid included.
-    expect(lines.map((line) => line[2])).toEqual(["F2", "F1", "F1", "R1", "R5"]);
-    expect(lines[0]![1]).toBe("01/01/2026");
+    expect(lines.map((line) => line[5])).toEqual(["F2", "F1", "F1", "R1", "R5"]);
+    expect(lines[0]!.slice(0, 2)).toEqual(["2026", "1T"]);
+    expect(lines[0]![8]).toBe("01/01/2026");
+    expect(lines[0]!.slice(10, 12)).toEqual(["F2026", "000001"]);
     // Numbers as numbers: no thousands point, no euro sign, negative on corrective invoices.
-    expect(lines[1]!.slice(5, 9)).toEqual(["1020,30", "21", "214,26", "1234,56"]);
-    expect(lines[3]!.slice(5, 10)).toEqual(["-1020,30", "21", "-214,26", "-1234,56", lines[1]![0]]);
+    expect(lines[1]!.slice(20, 24)).toEqual(["1234,56", "1020,30", "21", "214,26"]);
+    expect(lines[3]!.slice(20, 24)).toEqual(["-1234,56", "-1020,30", "21", "-214,26"]);
+    expect(lines[3]![35]).toBe(`Rectifica la factura ${lines[1]![10]}-${lines[1]![11]}.`);
     // The name with a quote and a semicolon survives; one that looks like a formula does not run.
-    expect(lines[1]![4]).toBe('Taller "El Rayo"; Soluciones');
-    expect(lines[2]![4]).toBe("'=Fórmula García");
+    expect(lines[1]![16]).toBe('Taller "El Rayo"; Soluciones');
+    expect(lines[2]![16]).toBe("'=Fórmula García");
   });
 
   it("reads a long period page by page without losing or repeating a line", async () => {
@@ -214,7 +250,7 @@ describe("libro registro de facturas expedidas", () => {
     const response = await download("?desde=2024-05-01&hasta=2024-05-31");
     expect(response.status).toBe(200);
     const text = new TextDecoder("utf-8", { ignoreBOM: true }).decode(await response.arrayBuffer());
-    expect(text).toBe(`\uFEFF${INVOICE_BOOK_COLUMNS.join(";")}\r\n`);
+    expect(text).toBe(invoiceBookHeader());
   });
 
   it.each([

@@ -309,9 +309,10 @@ describe("the Verifactu page's actions", () => {
     expect(states.get(records[2]!.invoiceId)?.annulled).toBe(false);
     const book = await invoiceBookPage(database.db, { from: today(), to: today() }, undefined);
     const lines = book.lines.trim().split("\r\n");
-    const annulledLine = lines.find((line) => line.startsWith(`${invoice!.number};`))!;
-    expect(annulledLine.split(";").at(-1)).toBe("Sí");
-    expect(lines.filter((line) => line.endsWith(";Sí"))).toHaveLength(1);
+    const [serie, numero] = invoice!.number.split("-");
+    const annulledLine = lines.find((line) => line.includes(`;${serie};${numero};`))!;
+    expect(annulledLine.split(";").at(-1)).toBe("ANULADA: emitida por error.");
+    expect(lines.filter((line) => line.includes("ANULADA"))).toHaveLength(1);
   });
 
   it("corrects a rejected record with a subsanación, once", async () => {

@@ -19,12 +19,7 @@ import {
   verifactuRecords,
 } from "~/platform/db/schema";
 import { SITE_TIME_ZONE } from "~/ui/dates";
-import {
-  INVOICE_BOOK_COLUMNS,
-  INVOICE_BOOK_PAGE_ROWS,
-  invoiceBookFileName,
-  invoiceBookPage,
-} from "./invoice-book.server";
+import { invoiceBookHeader, INVOICE_BOOK_PAGE_ROWS, invoiceBookPage } from "./invoice-book.server";
 
 /*
  * The yearly billing archive (decision 053): one closed year's invoices, the purchases and
@@ -131,7 +126,7 @@ async function readYear(db: Database, year: number): Promise<YearRows> {
             .where(inArray(verifactuDeliveries.recordId, ids))),
         );
       const period = { from: `${year}-01-01`, to: `${year}-12-31` };
-      let book = `\uFEFF${INVOICE_BOOK_COLUMNS.join(";")}\r\n`;
+      let book = invoiceBookHeader();
       let after;
       for (;;) {
         const page = await invoiceBookPage(reader, period, after);
@@ -185,7 +180,8 @@ export async function writeBillingArchive(
     { name: PARTS.records, data: json(rows.records) },
     { name: PARTS.deliveries, data: json(rows.deliveries) },
     {
-      name: invoiceBookFileName({ from: `${year}-01-01`, to: `${year}-12-31` }),
+      // The archive's own member name, the same in every year's archive.
+      name: `libro-facturas-expedidas-${year}-01-01-a-${year}-12-31.csv`,
       data: Buffer.from(rows.book),
     },
     // AEAT's schema documents, 1,000 records each (verifactu-2025-001.xml, …).

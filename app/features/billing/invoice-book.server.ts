@@ -2,6 +2,7 @@ import { and, asc, eq, gte, lt, sql, type SQL } from "drizzle-orm";
 import { alias, type AnyPgColumn } from "drizzle-orm/pg-core";
 import { recordStaffAction, type AuditActor } from "~/features/audit/audit.server";
 import type { Database } from "~/platform/db/client.server";
+import { getConfig } from "~/platform/config.server";
 import { getDb } from "~/platform/db/database.server";
 import { invoices } from "~/platform/db/schema";
 import { getLogger } from "~/platform/logger.server";
@@ -10,26 +11,98 @@ import { SITE_TIME_ZONE } from "~/ui/dates";
 
 /*
  * The libro registro de facturas expedidas (Reglamento de facturación, RD 1619/2012, and the
- * IVA record books of RD 1624/1992 art. 63): every invoice issued in a period, one line each,
- * for the accountant's spreadsheet. As the admin CSV (decision 029) the database writes the
- * lines and the file is streamed page by page from one read-only snapshot; unlike it, amounts
- * are plain numbers with a decimal comma (no thousands point, no €), so a Spanish spreadsheet
- * adds them up.
+ * IVA record books of RD 1624/1992 art. 63) in the layout AEAT publishes for answering a
+ * requerimiento ("Formatos de los libros registro del IVA y del IRPF", formato electrónico común,
+ * sheet EXPEDIDAS; decision 069): its 36 columns in its order under its two header rows, every
+ * invoice issued in a period, one line each. As the admin CSV (decision 029) the database writes
+ * the lines and the file is streamed page by page from one read-only snapshot; amounts are plain
+ * numbers with a decimal comma and dates dd/mm/aaaa, as AEAT's format and a Spanish spreadsheet
+ * read them.
  */
 
-export const INVOICE_BOOK_COLUMNS = [
-  "Número",
-  "Fecha de expedición",
-  "Tipo",
-  "NIF del destinatario",
-  "Nombre del destinatario",
-  "Base imponible",
-  "Tipo de IVA (%)",
-  "Cuota de IVA",
-  "Total",
-  "Factura rectificada",
-  "Anulada",
-] as const;
+/** AEAT's two header rows: the groups, then each column's own name. */
+export const INVOICE_BOOK_HEADER: readonly (readonly string[])[] = [
+  [
+    "Autoliquidación",
+    "",
+    "Actividad",
+    "",
+    "",
+    "Tipo de Factura",
+    "Concepto de Ingreso",
+    "Ingreso Computable",
+    "Fecha Expedición",
+    "Fecha Operación",
+    "Identificación de la Factura",
+    "",
+    "",
+    "NIF Destinatario",
+    "",
+    "",
+    "Nombre Destinatario",
+    "Clave de Operación",
+    "Calificación de la Operación",
+    "Operación Exenta",
+    "Total Factura",
+    "Base Imponible",
+    "Tipo de IVA",
+    "Cuota IVA Repercutida",
+    "Tipo de Recargo eq.",
+    "Cuota Recargo eq.",
+    "Cobro (Operación Criterio de Caja de IVA y/o artículo 7.2.1º de Reglamento del IRPF)",
+    "",
+    "",
+    "",
+    "Tipo Retención del IRPF",
+    "Importe Retenido del IRPF",
+    "Registro Acuerdo Facturación",
+    "Inmueble",
+    "",
+    "Referencia Externa",
+  ],
+  [
+    "Ejercicio",
+    "Periodo",
+    "Código",
+    "Tipo",
+    "Grupo o Epígrafe del IAE",
+    "",
+    "",
+    "",
+    "",
+    "",
+    "Serie",
+    "Número",
+    "Número-Final",
+    "Tipo",
+    "Código País",
+    "Identificación",
+    "",
+    "",
+    "",
+    "",
+    "",
+    "",
+    "",
+    "",
+    "",
+    "",
+    "Fecha",
+    "Importe",
+    "Medio Utilizado",
+    "Identificación Medio Utilizado",
+    "",
+    "",
+    "",
+    "Situación",
+    "Referencia Catastral",
+    "",
+  ],
+];
+
+/** The header as the file starts: the byte order mark a Spanish Excel needs, then both rows. */
+export const invoiceBookHeader = () =>
+  `\uFEFF${INVOICE_BOOK_HEADER.map((row) => row.join(";")).join("\r\n")}\r\n`;
 
 /** Invoices per page: one query and one string of about 500 kB. */
 export const INVOICE_BOOK_PAGE_ROWS = 5_000;
@@ -75,20 +148,58 @@ function textCell(value: AnyPgColumn) {
   return sql`(case when ${safe} ~ '[";\r\n]' then '"' || replace(${safe}, '"', '""') || '"' else ${safe} end)`;
 }
 
+const MADRID = sql.raw(`'${SITE_TIME_ZONE}'`);
+const madridDate = (instant: AnyPgColumn, format: string) =>
+  sql`to_char(${instant} at time zone ${MADRID}, ${format})`;
+
+/**
+ * One invoice as a line of AEAT's layout. What this site never does stays empty: no IRPF, no
+ * recargo de equivalencia, no criterio de caja, no exempt sale, no property rent; the
+ * operation's date is the issue date. Every sale is clave 01 (régimen general), S1 at 21 %.
+ * 'Referencia Externa' says what the layout has no column for: an invoice annulled as issued in
+ * error (decision 064) and the invoice a rectificativa corrects.
+ */
 function lineOf(): SQL<string> {
+  const empty = sql`''`;
   const cells = [
-    sql`${invoices.number}`,
-    sql`to_char(${invoices.issuedAt} at time zone ${sql.raw(`'${SITE_TIME_ZONE}'`)}, 'DD/MM/YYYY')`,
+    madridDate(invoices.issuedAt, "YYYY"),
+    sql`${madridDate(invoices.issuedAt, "Q")} || 'T'`,
+    empty, // Actividad: código
+    empty, // Actividad: tipo
+    empty, // Actividad: epígrafe del IAE
     sql`${invoices.invoiceType}`,
+    empty, // Concepto de ingreso (IRPF)
+    empty, // Ingreso computable (IRPF)
+    madridDate(invoices.issuedAt, "DD/MM/YYYY"),
+    empty, // Fecha de operación: the issue date
+    sql`split_part(${invoices.number}, '-', 1)`,
+    sql`split_part(${invoices.number}, '-', 2)`,
+    empty, // Número final (asientos resumen)
+    empty, // NIF: tipo (a Spanish NIF has none)
+    empty, // NIF: código de país
     textCell(invoices.customerTaxId),
     textCell(invoices.customerName),
+    sql`'01'`,
+    sql`'S1'`,
+    empty, // Operación exenta
+    decimalComma(invoices.totalAmount),
     decimalComma(invoices.baseAmount),
     sql`${invoices.vatRate}::text`,
     decimalComma(invoices.vatAmount),
-    decimalComma(invoices.totalAmount),
-    sql`coalesce(${corrected.number}, '')`,
-    // Issued in error and annulled (decision 064): the line stays, marked, as the number was used.
-    sql`(case when ${annulledInvoice(invoices.id)} then 'Sí' else '' end)`,
+    empty, // Tipo de recargo de equivalencia
+    empty, // Cuota de recargo de equivalencia
+    empty, // Cobro: fecha
+    empty, // Cobro: importe
+    empty, // Cobro: medio
+    empty, // Cobro: identificación del medio
+    empty, // Retención del IRPF: tipo
+    empty, // Retención del IRPF: importe
+    empty, // Registro del acuerdo de facturación
+    empty, // Inmueble: situación
+    empty, // Inmueble: referencia catastral
+    sql`concat_ws(' ',
+      case when ${annulledInvoice(invoices.id)} then 'ANULADA: emitida por error.' end,
+      case when ${corrected.number} is not null then 'Rectifica la factura ' || ${corrected.number} || '.' end)`,
   ];
   return sql<string>`${sql.join(cells, sql` || ';' || `)} || ${"\r\n"}`;
 }
@@ -140,9 +251,25 @@ export async function invoiceBookPage(
   };
 }
 
-/** "libro-facturas-expedidas-2026-01-01-a-2026-03-31.csv". */
-export const invoiceBookFileName = ({ from, to }: InvoiceBookPeriod) =>
-  `libro-facturas-expedidas-${from}-a-${to}.csv`;
+/**
+ * AEAT's name for the book: the year, the issuer's NIF, E (facturas expedidas) and the issuer's
+ * name, then the period, since staff may download any span: "2026B12345674EEmpresa SL
+ * 2026-01-01 a 2026-03-31.csv". Characters a file name cannot hold are left out.
+ */
+export function invoiceBookFileName({ from, to }: InvoiceBookPeriod) {
+  const { taxId, legalName } = getConfig().company;
+  const name = legalName.replace(/[\\/:*?"<>|\u0000-\u001f]/g, "").trim();
+  return `${from.slice(0, 4)}${taxId}E${name} ${from} a ${to}.csv`;
+}
+
+/** An attachment's header for a name with spaces and accents (RFC 6266, RFC 8187). */
+export function attachmentDisposition(fileName: string) {
+  const ascii = fileName
+    .normalize("NFD")
+    .replace(/[^\x20-\x7e]/g, "")
+    .replace(/["\\]/g, "");
+  return `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(fileName)}`;
+}
 
 /**
  * The book of `?desde=…&hasta=…` as a CSV download for a Spanish spreadsheet (UTF-8 with its
@@ -159,7 +286,7 @@ export function invoiceBookDownload(url: URL): Response {
   return new Response(bookStream(getDb(), period), {
     headers: {
       "Content-Type": "text/csv; charset=utf-8",
-      "Content-Disposition": `attachment; filename="${invoiceBookFileName(period)}"`,
+      "Content-Disposition": attachmentDisposition(invoiceBookFileName(period)),
       "Cache-Control": "no-store",
     },
   });
@@ -188,7 +315,7 @@ function bookStream(db: Database, period: InvoiceBookPeriod): ReadableStream<Uin
   return new ReadableStream<Uint8Array>(
     {
       start(controller) {
-        controller.enqueue(encoder.encode(`\uFEFF${INVOICE_BOOK_COLUMNS.join(";")}\r\n`));
+        controller.enqueue(encoder.encode(invoiceBookHeader()));
         const readPages = async (tx: Database) => {
           let after: PageEnd | undefined;
           do {
