@@ -258,7 +258,10 @@ export async function invoiceBookPage(
  */
 export function invoiceBookFileName({ from, to }: InvoiceBookPeriod) {
   const { taxId, legalName } = getConfig().company;
-  const name = legalName.replace(/[\\/:*?"<>|\u0000-\u001f]/g, "").trim();
+  const name = [...legalName]
+    .filter((char) => char >= " " && !'\\/:*?"<>|'.includes(char))
+    .join("")
+    .trim();
   return `${from.slice(0, 4)}${taxId}E${name} ${from} a ${to}.csv`;
 }
 
