@@ -271,8 +271,8 @@ test("each kind of staff action is on Auditoría, which filters and exports it",
   await filters.getByLabel("Acción").selectOption({ label: "Todas" });
   await filters.getByRole("button", { name: "Filtrar" }).click();
   await expect(admin).toHaveURL(/accion=(&|$)/);
-  // Finance's eight rows: their own listed above.
-  await expect(admin.locator("tbody tr[data-audit-action]")).toHaveCount(8);
+  // Finance's seven rows: their own listed above (no anulación since decision 064).
+  await expect(admin.locator("tbody tr[data-audit-action]")).toHaveCount(7);
   await shoot(admin, "auditoria");
   const download = admin.waitForEvent("download");
   await admin.getByRole("link", { name: "Exportar CSV" }).click();
@@ -281,7 +281,7 @@ test("each kind of staff action is on Auditoría, which filters and exports it",
   const text = readFileSync((await file.path())!, "utf8").replace(/^\uFEFF/, "");
   const lines = text.trimEnd().split("\r\n");
   expect(lines[0]).toBe("Fecha;Quién;Rol;Acción;Código;Objeto;Detalles;Dirección IP;Navegador");
-  expect(lines.slice(1)).toHaveLength(8);
+  expect(lines.slice(1)).toHaveLength(7);
   for (const line of lines.slice(1)) expect(line.split(";")[1]).toBe(financeEmail);
   expect(lines.some((line) => line.includes(";Reembolso;payment.refund;"))).toBe(true);
   // The export is itself on the log, with its filter.
