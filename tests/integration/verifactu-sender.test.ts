@@ -227,6 +227,18 @@ describe("the VERI*FACTU sender", () => {
     await payments(1);
     expect(await send()).toMatchObject({ requests: 1, accepted: 1, pending: 0 });
 
+    /** The next window's request: AEAT takes the subsanación of `refused` as correct. */
+    const sentAndAccepted = async (expected: { previousRejection?: string }) => {
+      nextWindow();
+      expect(await send()).toMatchObject({ requests: 1, accepted: 1, rejected: 0 });
+      expect(standIn.received.at(-1)).toMatchObject({
+        invoiceNumber: refused.invoiceNumber,
+        correction: "S",
+        state: "Correcto",
+        ...expected,
+      });
+    };
+
     // Subsanación: a new alta of the same invoice at the head of the chain.
     standIn.knobs.reject.clear();
     const correction = await database.db.transaction((tx) => correctRecord(tx, refused.id));
@@ -254,14 +266,7 @@ describe("the VERI*FACTU sender", () => {
       .where(eq(verifactuDeliveries.recordId, refused.id));
     expect(old).toMatchObject({ status: "rejected", correctedByRecordId: head });
 
-    nextWindow();
-    expect(await send()).toMatchObject({ requests: 1, accepted: 1, rejected: 0 });
-    expect(standIn.received.at(-1)).toMatchObject({
-      invoiceNumber: refused.invoiceNumber,
-      correction: "S",
-      previousRejection: "X",
-      state: "Correcto",
-    });
+    await sentAndAccepted({ previousRejection: "X" });
 
     // Accepted with errors: AEAT holds it, so the subsanación goes without RechazoPrevio and
     // AEAT takes it as amending the record it holds.
@@ -274,13 +279,7 @@ describe("the VERI*FACTU sender", () => {
     );
     if (!amended.ok) throw new Error(amended.reason);
     expect(amended.record).toMatchObject({ correction: "S", previousRejection: null });
-    nextWindow();
-    expect(await send()).toMatchObject({ requests: 1, accepted: 1, rejected: 0 });
-    expect(standIn.received.at(-1)).toMatchObject({
-      invoiceNumber: refused.invoiceNumber,
-      correction: "S",
-      state: "Correcto",
-    });
+    await sentAndAccepted({ previousRejection: undefined });
   });
 
   it("stores an unreadable answer, retries after a back-off and counts nothing twice", async () => {
