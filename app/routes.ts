@@ -35,6 +35,7 @@ export default [
   route("mi-cuenta/tickets/nuevo", "routes/mi-cuenta-ticket-nuevo.tsx"),
   route("mi-cuenta/tickets/:ticketId", "routes/mi-cuenta-ticket.tsx"),
   route("mi-cuenta/facturas/:invoiceId", "routes/mi-cuenta-factura.ts"),
+  route("mi-cuenta/facturas/:invoiceId/completa", "routes/mi-cuenta-factura-completa.tsx"),
   route("mi-cuenta/compras/:purchaseId/desistir", "routes/mi-cuenta-desistir.tsx"),
   route("perfil", "routes/perfil.tsx"),
   route("admin", "routes/admin.tsx"),

@@ -507,6 +507,15 @@ export const authorizationMatrix: MatrixRow[] = [
     post: everyone("noAction"),
   },
   {
+    route: "mi-cuenta/facturas/:invoiceId/completa",
+    url: ({ invoiceId }) => `/mi-cuenta/facturas/${invoiceId}/completa`,
+    // Its customer asks here for a complete invoice in its place (decision 070).
+    get: ownerOnly("signIn", "page", "notFound"),
+    // Without the billing data the owner's request is refused; nothing is issued.
+    post: ownerOnly("signIn", "refused", "notFound"),
+    form: () => ({ billingName: "", billingTaxId: "", billingAddress: "" }),
+  },
+  {
     route: "mi-cuenta/compras/:purchaseId/desistir",
     url: ({ purchaseId }) => `/mi-cuenta/compras/${purchaseId}/desistir`,
     get: ownerOnly("signIn", "page", "notFound"),

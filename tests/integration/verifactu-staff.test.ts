@@ -12,9 +12,7 @@ import { invoiceRecordStates } from "~/features/billing/invoice-record-states.se
 import { staffPaymentPage } from "~/features/payments/after-sale.server";
 import { checkChain } from "~/features/verifactu/chain-check.server";
 import { cancellationRefusal } from "~/features/verifactu/record-states";
-import { altaHash, anulacionHash } from "~/features/verifactu/record-hash.server";
-import { NAMESPACES, registrationDocument } from "~/features/verifactu/record-xml";
-import { childNamed, childrenNamed, parseXml, textOf } from "~/features/verifactu/xml-tree.server";
+import { registrationDocument } from "~/features/verifactu/record-xml";
 import { countRecords, listRecords } from "~/features/verifactu/staff-records.server";
 import { resetConfigForTests } from "~/platform/config.server";
 import {
@@ -25,7 +23,7 @@ import {
   verifactuDeliveries,
   verifactuRecords,
 } from "~/platform/db/schema";
-import { schemaProblems, unzipped } from "../support/aeat-schema";
+import { huellasOf, schemaProblems, unzipped } from "../support/aeat-schema";
 import { formPost, signedInCustomer } from "../support/customer-session";
 import { type Purchase } from "../support/purchases";
 import { paidPurchase } from "../support/paid-purchase";
@@ -457,46 +455,6 @@ describe("the staff's payment page", () => {
     });
   });
 });
-
-/**
- * Each record of an exported document, its huella computed again from its own elements (Orden
- * HAC/1177/2024 art. 13), the one it states, and the previous record's it chains to.
- */
-function huellasOf(xml: string) {
-  const { sum, sum1 } = NAMESPACES;
-  return childrenNamed(parseXml(xml), sum, "RegistroFactura").map((wrapper) => {
-    const record = wrapper.children[0]!;
-    const id = childNamed(record, sum1, "IDFactura");
-    const chained = childNamed(
-      childNamed(record, sum1, "Encadenamiento"),
-      sum1,
-      "RegistroAnterior",
-    );
-    const previous = chained ? (textOf(chained, sum1, "Huella") ?? "") : "";
-    const generatedAt = textOf(record, sum1, "FechaHoraHusoGenRegistro") ?? "";
-    const text = (name: string) => textOf(id, sum1, name) ?? "";
-    const recomputed =
-      record.name === "RegistroAlta"
-        ? altaHash({
-            issuerTaxId: text("IDEmisorFactura"),
-            invoiceNumber: text("NumSerieFactura"),
-            issueDate: text("FechaExpedicionFactura"),
-            invoiceType: textOf(record, sum1, "TipoFactura") ?? "",
-            cuotaTotal: textOf(record, sum1, "CuotaTotal") ?? "",
-            importeTotal: textOf(record, sum1, "ImporteTotal") ?? "",
-            previousHash: previous,
-            generatedAt,
-          })
-        : anulacionHash({
-            issuerTaxId: text("IDEmisorFacturaAnulada"),
-            invoiceNumber: text("NumSerieFacturaAnulada"),
-            issueDate: text("FechaExpedicionFacturaAnulada"),
-            previousHash: previous,
-            generatedAt,
-          });
-    return { recomputed, stated: textOf(record, sum1, "Huella"), previous };
-  });
-}
 
 describe("the records' XML export", () => {
   const download = async (query: string) => {

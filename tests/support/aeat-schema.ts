@@ -4,6 +4,10 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
 
+import { altaHash, anulacionHash } from "~/features/verifactu/record-hash.server";
+import { NAMESPACES } from "~/features/verifactu/record-xml";
+import { childNamed, childrenNamed, parseXml, textOf } from "~/features/verifactu/xml-tree.server";
+
 const run = promisify(execFile);
 
 /** AEAT's schema for a RegFactuSistemaFacturacion document (tests/fixtures/aeat-xsd/SOURCE.md). */
@@ -43,4 +47,44 @@ export async function unzipped(zip: Uint8Array): Promise<Map<string, Buffer>> {
   } finally {
     rmSync(folder, { recursive: true, force: true });
   }
+}
+
+/**
+ * Each record of an exported document, its huella computed again from its own elements (Orden
+ * HAC/1177/2024 art. 13), the one it states, and the previous record's it chains to.
+ */
+export function huellasOf(xml: string) {
+  const { sum, sum1 } = NAMESPACES;
+  return childrenNamed(parseXml(xml), sum, "RegistroFactura").map((wrapper) => {
+    const record = wrapper.children[0]!;
+    const id = childNamed(record, sum1, "IDFactura");
+    const chained = childNamed(
+      childNamed(record, sum1, "Encadenamiento"),
+      sum1,
+      "RegistroAnterior",
+    );
+    const previous = chained ? (textOf(chained, sum1, "Huella") ?? "") : "";
+    const generatedAt = textOf(record, sum1, "FechaHoraHusoGenRegistro") ?? "";
+    const text = (name: string) => textOf(id, sum1, name) ?? "";
+    const recomputed =
+      record.name === "RegistroAlta"
+        ? altaHash({
+            issuerTaxId: text("IDEmisorFactura"),
+            invoiceNumber: text("NumSerieFactura"),
+            issueDate: text("FechaExpedicionFactura"),
+            invoiceType: textOf(record, sum1, "TipoFactura") ?? "",
+            cuotaTotal: textOf(record, sum1, "CuotaTotal") ?? "",
+            importeTotal: textOf(record, sum1, "ImporteTotal") ?? "",
+            previousHash: previous,
+            generatedAt,
+          })
+        : anulacionHash({
+            issuerTaxId: text("IDEmisorFacturaAnulada"),
+            invoiceNumber: text("NumSerieFacturaAnulada"),
+            issueDate: text("FechaExpedicionFacturaAnulada"),
+            previousHash: previous,
+            generatedAt,
+          });
+    return { recomputed, stated: textOf(record, sum1, "Huella"), previous };
+  });
 }

@@ -66,6 +66,7 @@ export const hostileRoutes: readonly HostileRoute[] = [
   { name: "mi-cuenta/tickets/:ticketId", module: "routes/mi-cuenta-ticket.tsx", role: "customer", kind: "action", fields: ["intent", "message"], params: { ticketId: "ticketId" } },
   { name: "admin/tickets/:ticketId", module: "routes/admin-ticket.tsx", role: "admin", kind: "action", fields: ["intent", "message", "status", "priority"], params: { ticketId: "ticketId" } },
   { name: "mi-cuenta/facturas/:invoiceId", module: "routes/mi-cuenta-factura.ts", role: "customer", kind: "loader" },
+  { name: "mi-cuenta/facturas/:invoiceId/completa", module: "routes/mi-cuenta-factura-completa.tsx", role: "customer", kind: "action", fields: ["billingName", "billingTaxId", "billingAddress"] },
   { name: "mi-cuenta/compras/:purchaseId/desistir", module: "routes/mi-cuenta-desistir.tsx", role: "customer", kind: "action", fields: ["confirm"] },
   { name: "admin/pagos/:paymentId", module: "routes/admin-pago.tsx", role: "admin", kind: "action", fields: ["intent", "reason", "confirm", "deliveryStatus", "note"] },
   { name: "admin/facturas/:invoiceId", module: "routes/admin-factura.ts", role: "admin", kind: "loader" },

@@ -209,6 +209,7 @@ async function moneyOf(person: Person) {
           id: invoices.id,
           number: invoices.number,
           kind: invoices.kind,
+          invoiceType: invoices.invoiceType,
           issuedAt: invoices.issuedAt,
           totalAmount: invoices.totalAmount,
           purchaseId: invoices.purchaseId,

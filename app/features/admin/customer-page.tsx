@@ -1,3 +1,4 @@
+import { invoiceKindName } from "~/features/billing/invoice-type";
 import { FileText } from "lucide-react";
 import type { ReactNode } from "react";
 import { Link } from "react-router";
@@ -22,12 +23,6 @@ import { EmailText, fit, type Column } from "./tabs/list-table";
 const priceOf = (amount: number) => formatPrice(amount, { cents: "always" });
 const linkClasses = "font-semibold text-brand-700 underline";
 const cellClasses = "px-4 py-2.5 align-top";
-
-const invoiceKinds: Record<string, string> = {
-  simplified: "Simplificada",
-  complete: "Completa",
-  corrective: "Rectificativa",
-};
 
 /**
  * A customer for staff (/admin/clientes/:customerId): who they are and everything they have
@@ -230,7 +225,7 @@ const invoiceColumns: Column<InvoiceRow>[] = [
       </a>
     ),
   },
-  { header: "Tipo", className: fit, cell: (invoice) => invoiceKinds[invoice.kind] ?? invoice.kind },
+  { header: "Tipo", className: fit, cell: (invoice) => invoiceKindName(invoice) },
   { header: "Fecha", className: fit, cell: (invoice) => formatDate(invoice.issuedAt, "date") },
   {
     header: "Total",

@@ -133,6 +133,9 @@ export function invoiceBookPeriodOf(url: URL): InvoiceBookPeriod | undefined {
 }
 
 const corrected = alias(invoices, "corrected");
+/** The simplified invoice an F3 replaces, and the F3 that replaced a simplified invoice. */
+const substituted = alias(invoices, "substituted");
+const substitute = alias(invoices, "substitute");
 
 /** Cents as a number a Spanish spreadsheet reads: -1234 → -12,34. */
 const decimalComma = (cents: AnyPgColumn) =>
@@ -155,9 +158,11 @@ const madridDate = (instant: AnyPgColumn, format: string) =>
 /**
  * One invoice as a line of AEAT's layout. What this site never does stays empty: no IRPF, no
  * recargo de equivalencia, no criterio de caja, no exempt sale, no property rent; the
- * operation's date is the issue date. Every sale is clave 01 (régimen general), S1 at 21 %.
+ * operation's date is the issue date, but for an F3: the day of the sale it replaces the
+ * simplified invoice of. Every sale is clave 01 (régimen general), S1 at 21 %. An F3 carries
+ * the sale's amounts, which AEAT's returns leave out as already declared (decision 070).
  * 'Referencia Externa' says what the layout has no column for: an invoice annulled as issued in
- * error (decision 064) and the invoice a rectificativa corrects.
+ * error (decision 064), the invoice a rectificativa corrects and the invoices of a substitution.
  */
 function lineOf(): SQL<string> {
   const empty = sql`''`;
@@ -171,7 +176,7 @@ function lineOf(): SQL<string> {
     empty, // Concepto de ingreso (IRPF)
     empty, // Ingreso computable (IRPF)
     madridDate(invoices.issuedAt, "DD/MM/YYYY"),
-    empty, // Fecha de operación: the issue date
+    sql`coalesce(${madridDate(substituted.issuedAt, "DD/MM/YYYY")}, '')`,
     sql`split_part(${invoices.number}, '-', 1)`,
     sql`split_part(${invoices.number}, '-', 2)`,
     empty, // Número final (asientos resumen)
@@ -199,7 +204,9 @@ function lineOf(): SQL<string> {
     empty, // Inmueble: referencia catastral
     sql`concat_ws(' ',
       case when ${annulledInvoice(invoices.id)} then 'ANULADA: emitida por error.' end,
-      case when ${corrected.number} is not null then 'Rectifica la factura ' || ${corrected.number} || '.' end)`,
+      case when ${corrected.number} is not null then 'Rectifica la factura ' || ${corrected.number} || '.' end,
+      case when ${substituted.number} is not null then 'Sustituye a la factura simplificada ' || ${substituted.number} || '.' end,
+      case when ${substitute.number} is not null then 'Sustituida por la factura ' || ${substitute.number} || '.' end)`,
   ];
   return sql<string>`${sql.join(cells, sql` || ';' || `)} || ${"\r\n"}`;
 }
@@ -230,6 +237,8 @@ export async function invoiceBookPage(
     })
     .from(invoices)
     .leftJoin(corrected, eq(corrected.id, invoices.correctsInvoiceId))
+    .leftJoin(substituted, eq(substituted.id, invoices.substitutesInvoiceId))
+    .leftJoin(substitute, eq(substitute.substitutesInvoiceId, invoices.id))
     .where(
       and(
         gte(invoices.year, Number(period.from.slice(0, 4))),

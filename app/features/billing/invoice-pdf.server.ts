@@ -28,6 +28,10 @@ export type InvoicePdfExtras = {
   brandName: string;
   /** The invoice a corrective one corrects (RD 1619/2012 art. 15: its number and date). */
   corrected?: { number: string; issuedAt: Date };
+  /** The simplified invoice a complete one replaces (an F3), and when the sale took place. */
+  substituted?: { number: string; issuedAt: Date };
+  /** The complete invoice that replaced this simplified one at the buyer's request. */
+  substitute?: { number: string; issuedAt: Date };
   /** When its registro de anulación was generated: the invoice was issued in error. */
   annulledAt?: Date;
   /** The cotejo URL of the invoice's Verifactu record; none for an invoice issued before it. */
@@ -114,7 +118,7 @@ function drawLine(doc: Pdf, invoice: Invoice) {
  */
 export function renderInvoicePdf(
   invoice: Invoice,
-  { brandName, corrected, annulledAt, cotejoUrl }: InvoicePdfExtras,
+  { brandName, corrected, substituted, substitute, annulledAt, cotejoUrl }: InvoicePdfExtras,
 ): Promise<Buffer> {
   const doc = new PDFDocument({
     size: "A4",
@@ -144,6 +148,21 @@ export function renderInvoicePdf(
     );
     if (invoice.correctionReason) doc.text(`Motivo: ${invoice.correctionReason}`);
   }
+  // RD 1619/2012 art. 6.1.g: the operation's date when it is not the issue date.
+  if (substituted) {
+    doc.text(`Fecha de la operación: ${formatDate(substituted.issuedAt, "date")}`);
+    doc.text(
+      `Sustituye a la factura simplificada ${substituted.number}, de ${formatDate(substituted.issuedAt, "date")}`,
+    );
+  }
+  if (substitute)
+    doc
+      .moveDown(0.5)
+      .font("Helvetica-Bold")
+      .text(
+        `Sustituida por la factura ${substitute.number}, de ${formatDate(substitute.issuedAt, "date")}, a petición del cliente.`,
+      )
+      .font("Helvetica");
   if (annulledAt) {
     doc.moveDown(0.5).font("Helvetica-Bold").fontSize(16).fillColor("#b91c1c").text("ANULADA");
     doc

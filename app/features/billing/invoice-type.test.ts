@@ -24,6 +24,7 @@ describe("invoice type", () => {
 
   it("corrects a complete invoice with R1 and a simplified one with R5", () => {
     expect(correctiveInvoiceType("F1")).toBe("R1");
+    expect(correctiveInvoiceType("F3")).toBe("R1");
     expect(correctiveInvoiceType("F2")).toBe("R5");
   });
 });

@@ -6,6 +6,7 @@ import { getDb } from "~/platform/db/database.server";
 import { isUuid } from "~/platform/db/ids";
 import { invoiceCounters, invoices, profiles, purchases } from "~/platform/db/schema";
 import { SITE_TIME_ZONE } from "~/ui/dates";
+import type { BillingData } from "./billing-data";
 import {
   correctiveInvoiceType,
   isCompleteInvoice,
@@ -98,8 +99,11 @@ type Sale = {
   issuedAt: Date;
 };
 
+/** The invoices an issued one names: the one it corrects, or the one it replaces. */
+type Related = { corrected?: Invoice; substituted?: Invoice };
+
 /** What the billing record of an issued invoice says of it. */
-function invoiceFacts(invoice: Invoice, corrected?: Invoice): InvoiceFacts {
+function invoiceFacts(invoice: Invoice, { corrected, substituted }: Related = {}): InvoiceFacts {
   return {
     invoiceId: invoice.id,
     number: invoice.number,
@@ -115,6 +119,11 @@ function invoiceFacts(invoice: Invoice, corrected?: Invoice): InvoiceFacts {
       (invoice.invoiceType === "F2" && invoice.kind === "complete") ||
       (invoice.invoiceType === "R5" && corrected?.kind === "complete"),
     corrected: corrected ? { number: corrected.number, issuedAt: corrected.issuedAt } : undefined,
+    // An F3 is issued after the sale: it names the simplified invoice and the day of the sale.
+    substituted: substituted
+      ? { number: substituted.number, issuedAt: substituted.issuedAt }
+      : undefined,
+    operatedAt: substituted?.issuedAt,
     vatRatePercent: invoice.vatRate,
     baseCents: invoice.baseAmount,
     vatCents: invoice.vatAmount,
@@ -170,6 +179,18 @@ export async function issueSaleInvoice(tx: Transaction, sale: Sale): Promise<Inv
 }
 
 /**
+ * The invoice that stands for a sale: the complete one that replaced its simplified invoice, if
+ * the buyer asked for one, or else the invoice issued with the sale.
+ */
+async function invoiceInForce(tx: Transaction, purchaseId: string) {
+  const issued = await tx
+    .select()
+    .from(invoices)
+    .where(and(eq(invoices.purchaseId, purchaseId), eq(invoices.series, "F")));
+  return issued.find((invoice) => invoice.substitutesInvoiceId) ?? issued[0];
+}
+
+/**
  * The corrective invoice of a refunded sale (RD 1619/2012 art. 15): the same customer and line
  * with negative amounts, naming the invoice it corrects and why. Undefined when the sale has no
  * invoice (completed before invoices existed); a second refund finds the first one's.
@@ -178,10 +199,7 @@ export async function issueCorrectiveInvoice(
   tx: Transaction,
   { purchaseId, reason, issuedAt }: { purchaseId: string; reason: string; issuedAt: Date },
 ): Promise<Invoice | undefined> {
-  const [original] = await tx
-    .select()
-    .from(invoices)
-    .where(and(eq(invoices.purchaseId, purchaseId), eq(invoices.series, "F")));
+  const original = await invoiceInForce(tx, purchaseId);
   if (!original) return undefined;
   const [existing] = await tx
     .select()
@@ -202,6 +220,7 @@ export async function issueCorrectiveInvoice(
       invoiceType: correctiveInvoiceType(original.invoiceType),
       issuedAt,
       correctsInvoiceId: original.id,
+      substitutesInvoiceId: null,
       correctionReason: reason,
       ...seller(),
       baseAmount: -original.baseAmount,
@@ -209,32 +228,199 @@ export async function issueCorrectiveInvoice(
       totalAmount: -original.totalAmount,
     })
     .returning();
-  await recordInvoice(tx, invoiceFacts(corrective!, original));
+  await recordInvoice(tx, invoiceFacts(corrective!, { corrected: original }));
   return corrective!;
 }
 
-/** The invoices of some purchases, by purchase: its invoice and, once refunded, the corrective. */
+/** Why a simplified invoice cannot be replaced by a complete one (decision 070). */
+export type SubstitutionRefusal =
+  "notFound" | "notSimplified" | "alreadySubstituted" | "notInForce";
+
+export type Substitution =
+  | { ok: true; invoice: Invoice; substituted: Invoice }
+  | { ok: false; reason: SubstitutionRefusal; substitute?: Pick<Invoice, "id" | "number"> };
+
+/** What decides whether a sale's invoice may still be replaced, read together. */
+export type SubstitutionFacts = {
+  invoice: Pick<Invoice, "series" | "kind" | "invoiceType" | "substitutesInvoiceId">;
+  purchaseStatus: string;
+  substitute?: Pick<Invoice, "id" | "number">;
+  hasCorrective: boolean;
+  annulled: boolean;
+};
+
+/**
+ * A simplified invoice of a sale that stands (paid, not withdrawn, refunded or corrected, not
+ * annulled) may be replaced once by a complete one. A complete invoice needs no replacing: a
+ * change to its buyer's data goes through a corrective invoice (art. 15.1).
+ */
+export function substitutionRefusal(facts: SubstitutionFacts): SubstitutionRefusal | undefined {
+  const { invoice } = facts;
+  if (invoice.series !== "F" || invoice.substitutesInvoiceId) return "notSimplified";
+  if (invoice.kind !== "simplified" || invoice.invoiceType !== "F2") return "notSimplified";
+  if (facts.substitute) return "alreadySubstituted";
+  if (facts.purchaseStatus !== "completed" || facts.hasCorrective || facts.annulled)
+    return "notInForce";
+  return undefined;
+}
+
+/**
+ * The facts of one invoice; with `lock`, its row stays locked until the caller's transaction
+ * ends, so two requests at once see one another's F3.
+ */
+async function substitutionFactsOf(tx: Transaction, invoiceId: string, { lock = false } = {}) {
+  if (!isUuid(invoiceId)) return undefined;
+  const query = tx
+    .select({ invoice: invoices, purchaseStatus: purchases.status, userId: purchases.userId })
+    .from(invoices)
+    .innerJoin(purchases, eq(purchases.id, invoices.purchaseId))
+    .where(eq(invoices.id, invoiceId));
+  const [row] = lock ? await query.for("update", { of: invoices }) : await query;
+  if (!row) return undefined;
+  const [[substitute], [corrective], annulled] = await Promise.all([
+    tx
+      .select({ id: invoices.id, number: invoices.number })
+      .from(invoices)
+      .where(eq(invoices.substitutesInvoiceId, invoiceId)),
+    tx
+      .select({ id: invoices.id })
+      .from(invoices)
+      .where(and(eq(invoices.purchaseId, row.invoice.purchaseId), eq(invoices.series, "R"))),
+    annulmentsOf(tx, [invoiceId]),
+  ]);
+  return {
+    ...row,
+    substitute,
+    hasCorrective: Boolean(corrective),
+    annulled: annulled.has(invoiceId),
+  };
+}
+
+/**
+ * A customer's own invoice with what decides its substitution, and their profile's billing data
+ * to start the form from; undefined for another customer's invoice.
+ */
+export async function substitutionOf(userId: string, invoiceId: string) {
+  return getDb().transaction(async (tx) => {
+    const facts = await substitutionFactsOf(tx, invoiceId);
+    if (!facts || facts.userId !== userId) return undefined;
+    const [profile] = await tx
+      .select({
+        fullName: profiles.fullName,
+        name: profiles.billingName,
+        taxId: profiles.taxId,
+        address: profiles.billingAddress,
+      })
+      .from(profiles)
+      .where(eq(profiles.id, userId));
+    return {
+      invoice: facts.invoice,
+      substitute: facts.substitute,
+      refusal: substitutionRefusal(facts),
+      profileBilling: {
+        name: profile?.name || profile?.fullName || "",
+        taxId: profile?.taxId ?? "",
+        address: profile?.address ?? "",
+      },
+    };
+  });
+}
+
+/**
+ * A complete invoice in place of a simplified one, at the buyer's request (RD 1619/2012 art.
+ * 15.1; decision 070): a new number of the F series, the buyer named with their NIF and
+ * address, the same operation and amounts, naming the invoice it replaces and the day of the
+ * sale; recorded as an F3 with FacturasSustituidas. Only the buyer's own invoice (`userId`); the
+ * row lock makes two requests at once give one F3.
+ */
+export async function issueSubstituteInvoice(
+  tx: Transaction,
+  {
+    invoiceId,
+    userId,
+    buyer,
+    issuedAt,
+  }: { invoiceId: string; userId: string; buyer: BillingData; issuedAt: Date },
+): Promise<Substitution> {
+  const facts = await substitutionFactsOf(tx, invoiceId, { lock: true });
+  if (!facts || facts.userId !== userId) return { ok: false, reason: "notFound" };
+  const refusal = substitutionRefusal(facts);
+  if (refusal) return { ok: false, reason: refusal, substitute: facts.substitute };
+  const original = facts.invoice;
+  const { year, sequence, number } = await nextInvoiceNumber(tx, "F", issuedAt);
+  const [invoice] = await tx
+    .insert(invoices)
+    .values({
+      ...original,
+      id: undefined,
+      number,
+      series: "F",
+      year,
+      sequence,
+      kind: "complete",
+      invoiceType: "F3",
+      issuedAt,
+      substitutesInvoiceId: original.id,
+      ...seller(),
+      customerName: buyer.name,
+      customerTaxId: buyer.taxId,
+      customerAddress: buyer.address,
+    })
+    .returning();
+  await recordInvoice(tx, invoiceFacts(invoice!, { substituted: original }));
+  return { ok: true, invoice: invoice!, substituted: original };
+}
+
+/**
+ * The invoices of some purchases, by purchase: its invoice, the complete one that replaced it
+ * if the buyer asked, and once refunded the corrective; `substitutable` when the buyer may still
+ * ask for a complete invoice in place of the simplified one.
+ */
 export async function invoicesOfPurchases(purchaseIds: string[]) {
-  const byPurchase = new Map<string, { sale?: InvoiceLink; corrective?: InvoiceLink }>();
+  const byPurchase = new Map<string, PurchaseInvoices>();
   if (purchaseIds.length === 0) return byPurchase;
   const rows = await getDb()
     .select({
       id: invoices.id,
       number: invoices.number,
       series: invoices.series,
+      kind: invoices.kind,
+      invoiceType: invoices.invoiceType,
+      substitutesInvoiceId: invoices.substitutesInvoiceId,
       purchaseId: invoices.purchaseId,
+      purchaseStatus: purchases.status,
     })
     .from(invoices)
+    .innerJoin(purchases, eq(purchases.id, invoices.purchaseId))
     .where(inArray(invoices.purchaseId, purchaseIds));
   const annulled = await annulmentsOf(
     getDb(),
     rows.map((row) => row.id),
   );
-  for (const row of rows) {
-    const entry = byPurchase.get(row.purchaseId) ?? {};
-    const link = { id: row.id, number: row.number, annulled: annulled.has(row.id) };
-    entry[row.series === "F" ? "sale" : "corrective"] = link;
-    byPurchase.set(row.purchaseId, entry);
+  const link = (row: (typeof rows)[number]) => ({
+    id: row.id,
+    number: row.number,
+    annulled: annulled.has(row.id),
+  });
+  for (const purchaseId of new Set(rows.map((row) => row.purchaseId))) {
+    const own = rows.filter((row) => row.purchaseId === purchaseId);
+    const sale = own.find((row) => row.series === "F" && !row.substitutesInvoiceId);
+    const substitute = own.find((row) => row.substitutesInvoiceId);
+    const corrective = own.find((row) => row.series === "R");
+    byPurchase.set(purchaseId, {
+      sale: sale && link(sale),
+      substitute: substitute && link(substitute),
+      corrective: corrective && link(corrective),
+      substitutable:
+        sale !== undefined &&
+        !substitutionRefusal({
+          invoice: sale,
+          purchaseStatus: sale.purchaseStatus,
+          substitute,
+          hasCorrective: corrective !== undefined,
+          annulled: annulled.has(sale.id),
+        }),
+    });
   }
   return byPurchase;
 }
@@ -242,25 +428,48 @@ export async function invoicesOfPurchases(purchaseIds: string[]) {
 /** An invoice as its lists show it; `annulled`: its registro de anulación was generated. */
 export type InvoiceLink = { id: string; number: string; annulled: boolean };
 
+export type PurchaseInvoices = {
+  sale?: InvoiceLink;
+  substitute?: InvoiceLink;
+  corrective?: InvoiceLink;
+  substitutable: boolean;
+};
+
 type Reader = Pick<Database, "select" | "selectDistinctOn">;
 
 /**
- * An invoice's PDF: a corrective one names the number and date of the invoice it corrects, one
- * with a Verifactu record carries the QR of what AEAT received, and an annulled one says so.
+ * An invoice's PDF: a corrective one names the number and date of the invoice it corrects, an F3
+ * the simplified one it replaces (which says by which), one with a Verifactu record carries the
+ * QR of what AEAT received, and an annulled one says so.
  */
 export async function invoicePdf(reader: Reader, invoice: Invoice): Promise<Buffer> {
-  let corrected: { number: string; issuedAt: Date } | undefined;
-  if (invoice.correctsInvoiceId)
-    [corrected] = await reader
-      .select({ number: invoices.number, issuedAt: invoices.issuedAt })
+  const numberAndDate = { number: invoices.number, issuedAt: invoices.issuedAt };
+  const [[corrected], [substituted], [substitute], annulled] = await Promise.all([
+    invoice.correctsInvoiceId
+      ? reader
+          .select(numberAndDate)
+          .from(invoices)
+          .where(eq(invoices.id, invoice.correctsInvoiceId))
+      : [],
+    invoice.substitutesInvoiceId
+      ? reader
+          .select(numberAndDate)
+          .from(invoices)
+          .where(eq(invoices.id, invoice.substitutesInvoiceId))
+      : [],
+    reader
+      .select(numberAndDate)
       .from(invoices)
-      .where(eq(invoices.id, invoice.correctsInvoiceId));
-  const annulled = await annulmentsOf(reader, [invoice.id]);
+      .where(eq(invoices.substitutesInvoiceId, invoice.id)),
+    annulmentsOf(reader, [invoice.id]),
+  ]);
   // PDFKit and the QR encoder are loaded with the first invoice, not at start (decision 039).
   const { renderInvoicePdf } = await import("./invoice-pdf.server");
   return renderInvoicePdf(invoice, {
     brandName: getConfig().company.brandName,
     corrected,
+    substituted,
+    substitute,
     annulledAt: annulled.get(invoice.id),
     cotejoUrl: await invoiceCotejoUrl(reader, invoice.id),
   });

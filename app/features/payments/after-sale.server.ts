@@ -78,6 +78,7 @@ export async function staffPaymentPage(paymentId: string) {
       id: invoices.id,
       number: invoices.number,
       kind: invoices.kind,
+      invoiceType: invoices.invoiceType,
       issuedAt: invoices.issuedAt,
       totalAmount: invoices.totalAmount,
     })

@@ -2,9 +2,10 @@ import { useEffect, useRef, useState, type RefObject } from "react";
 import { useFetcher } from "react-router";
 import { requiresCompleteInvoice } from "~/features/billing/invoice-type";
 import { Checkbox, Field } from "~/ui/form";
-import { BILLING_FIELDS, type CheckoutBilling } from "./checkout-form";
+import { BILLING_FIELDS, BILLING_LIMITS } from "~/features/billing/billing-data";
+import type { CheckoutBilling } from "./checkout-form";
 import type { CheckoutDefaults } from "./checkout.server";
-import { BILLING_LIMITS, COMPLETE_INVOICE_REQUEST } from "./payment-messages";
+import { COMPLETE_INVOICE_REQUEST } from "./payment-messages";
 
 /**
  * The billing data of a complete invoice in the purchase dialog: always asked above 400 €, and

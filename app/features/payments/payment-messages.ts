@@ -1,9 +1,4 @@
-import { AEAT_NAME_MAX } from "~/platform/validation/aeat-text";
-/**
- * The longest billing texts a purchase stores (the profile's limits); here, not in the dialog's
- * rules (checkout-form.ts), so the texts that name them need not bring those rules along.
- */
-export const BILLING_LIMITS = { name: AEAT_NAME_MAX, taxId: 20, address: 200 } as const;
+import { billingDataMessages } from "~/features/billing/billing-data";
 
 /** The Spanish texts of the purchase flow (spec section 8), shared by dialog and server. */
 export const paymentMessages = {
@@ -34,36 +29,7 @@ export const paymentMessages = {
     description:
       "Marca la casilla para pedir que empecemos el servicio ya y confirmar que conoces tu derecho de desistimiento.",
   },
-  billingNameRequired: {
-    title: "Falta el nombre o la razón social",
-    description: "Indica el nombre o la razón social que debe figurar en la factura.",
-  },
-  billingNameTooLong: {
-    title: "Nombre demasiado largo",
-    description: `El nombre o la razón social no puede superar los ${BILLING_LIMITS.name} caracteres.`,
-  },
-  billingNameInvalid: {
-    title: "Nombre no válido",
-    description:
-      "El nombre o la razón social no puede llevar saltos de línea ni caracteres de control.",
-  },
-  billingTaxIdRequired: {
-    title: "Falta el NIF, NIE o CIF",
-    description: "La factura completa de una empresa o un profesional lleva su NIF, NIE o CIF.",
-  },
-  billingTaxIdInvalid: {
-    title: "NIF, NIE o CIF no válido",
-    description:
-      "Su formato o su letra de control no son correctos (por ejemplo, 12345678Z o B12345674).",
-  },
-  billingAddressRequired: {
-    title: "Falta el domicilio fiscal",
-    description: "Indica calle y número, código postal y localidad.",
-  },
-  billingAddressTooLong: {
-    title: "Domicilio demasiado largo",
-    description: `El domicilio fiscal no puede superar los ${BILLING_LIMITS.address} caracteres.`,
-  },
+  ...billingDataMessages,
   declined: {
     title: "Pago rechazado",
     description: "Tu banco ha rechazado el pago. Puedes intentarlo de nuevo.",

@@ -1,4 +1,4 @@
-import { FileText, RotateCcw, Undo2 } from "lucide-react";
+import { FilePlus2, FileText, RotateCcw, Undo2 } from "lucide-react";
 import { Link } from "react-router";
 import { formatPrice } from "~/features/catalogue/services";
 import { VAT_INCLUDED } from "~/features/catalogue/vat";
@@ -30,7 +30,11 @@ export type PurchaseListItem = {
   createdAt: Date | string;
   completedAt: Date | string | null;
   invoice?: InvoiceLink;
+  /** The complete invoice that replaced the simplified one at the customer's request (an F3). */
+  substituteInvoice?: InvoiceLink;
   correctiveInvoice?: InvoiceLink;
+  /** Whether the customer may still ask for a complete invoice in place of the simplified one. */
+  invoiceSubstitutable?: boolean;
   deliveryStatus?: string;
   deliveryNote?: string | null;
   withdrawalRequestedAt?: Date | string | null;
@@ -47,8 +51,19 @@ const hasStory = (status: string) => ["completed", "withdrawn", "refunded"].incl
 /** `annulled`: the invoice was issued in error and its anulación generated (decision 064). */
 type InvoiceLink = { id: string; number: string; annulled?: boolean };
 
-/** A download of one of the customer's invoices (a file: the browser fetches it, not the router). */
-function InvoiceDownload({ invoice, label }: { invoice: InvoiceLink; label: string }) {
+/**
+ * A download of one of the customer's invoices (a file: the browser fetches it, not the router);
+ * `replaced`: a complete invoice replaced this simplified one.
+ */
+function InvoiceDownload({
+  invoice,
+  label,
+  replaced = false,
+}: {
+  invoice: InvoiceLink;
+  label: string;
+  replaced?: boolean;
+}) {
   return (
     <a
       href={`/mi-cuenta/facturas/${invoice.id}`}
@@ -60,6 +75,11 @@ function InvoiceDownload({ invoice, label }: { invoice: InvoiceLink; label: stri
       {invoice.annulled ? (
         <span className="ml-1 rounded bg-red-100 px-1.5 py-0.5 text-xs font-bold text-red-800">
           ANULADA
+        </span>
+      ) : null}
+      {replaced ? (
+        <span className="ml-1 rounded bg-slate-100 px-1.5 py-0.5 text-xs font-bold text-slate-700">
+          SUSTITUIDA
         </span>
       ) : null}
     </a>
@@ -133,7 +153,14 @@ export function PurchaseList({
             {purchase.invoice || purchase.correctiveInvoice ? (
               <div className="mt-2 flex flex-wrap gap-x-4 gap-y-1 text-sm">
                 {purchase.invoice ? (
-                  <InvoiceDownload invoice={purchase.invoice} label="Factura" />
+                  <InvoiceDownload
+                    invoice={purchase.invoice}
+                    label={purchase.substituteInvoice ? "Factura simplificada" : "Factura"}
+                    replaced={Boolean(purchase.substituteInvoice)}
+                  />
+                ) : null}
+                {purchase.substituteInvoice ? (
+                  <InvoiceDownload invoice={purchase.substituteInvoice} label="Factura completa" />
                 ) : null}
                 {purchase.correctiveInvoice ? (
                   <InvoiceDownload
@@ -142,6 +169,17 @@ export function PurchaseList({
                   />
                 ) : null}
               </div>
+            ) : null}
+            {purchase.invoiceSubstitutable && purchase.invoice ? (
+              <p className="mt-2 text-sm">
+                <Link
+                  to={`/mi-cuenta/facturas/${purchase.invoice.id}/completa`}
+                  className="inline-flex items-center gap-1 font-semibold text-brand-700 underline-offset-2 hover:underline"
+                >
+                  <FilePlus2 className="size-4" aria-hidden />
+                  Pedir factura completa
+                </Link>
+              </p>
             ) : null}
             {help ? <div className="mt-2 text-sm">{help(purchase)}</div> : null}
           </div>

@@ -53,7 +53,9 @@ export async function purchasesOf(userId: string, limit: number) {
     return {
       ...purchase,
       invoice: invoices.get(purchase.id)?.sale,
+      substituteInvoice: invoices.get(purchase.id)?.substitute,
       correctiveInvoice: invoices.get(purchase.id)?.corrective,
+      invoiceSubstitutable: invoices.get(purchase.id)?.substitutable ?? false,
       // Decided here, with the server's clock, so the page hydrates with the same answer.
       withdrawable: canWithdraw(purchase),
       timeline: orderTimeline({

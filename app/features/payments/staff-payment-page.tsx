@@ -1,3 +1,4 @@
+import { invoiceKindName } from "~/features/billing/invoice-type";
 import { FileText, RotateCcw, Save, TriangleAlert } from "lucide-react";
 import { Link } from "react-router";
 import type { InvoiceRecordState } from "~/features/billing/invoice-record-states.server";
@@ -144,12 +145,6 @@ function SaleFacts({ sale: { payment, purchase } }: { sale: StaffPayment }) {
   );
 }
 
-const invoiceKinds: Record<string, string> = {
-  simplified: "Factura simplificada",
-  complete: "Factura",
-  corrective: "Factura rectificativa",
-};
-
 function InvoiceList({ invoices }: Pick<StaffPayment, "invoices">) {
   return (
     <section className={cardClasses} aria-labelledby="invoices-heading">
@@ -176,7 +171,7 @@ function InvoiceList({ invoices }: Pick<StaffPayment, "invoices">) {
                 </span>
               ) : null}
               <span className="text-slate-600">
-                {invoiceKinds[invoice.kind]} · {formatDate(invoice.issuedAt, "date")} ·{" "}
+                {invoiceKindName(invoice)} · {formatDate(invoice.issuedAt, "date")} ·{" "}
                 {priceOf(invoice.totalAmount)}
               </span>
               {invoice.recordState ? <RecordState state={invoice.recordState} /> : null}

@@ -121,6 +121,8 @@ function record(number: string, overrides: Partial<VerifactuRecord> = {}): Verif
     correctiveType: null,
     correctedInvoices: null,
     withoutRecipientId: null,
+    substitutedInvoices: null,
+    operationDate: null,
     description: "Asistencia",
     recipient: null,
     breakdown: [
@@ -230,6 +232,28 @@ describe("the AEAT stand-in", () => {
       ["Incorrecto", "1185"],
       ["Incorrecto", "1189"],
       ["Incorrecto", "1190"],
+    ]);
+  });
+
+  it("takes FacturasSustituidas only on an F3, which names its buyer", async () => {
+    const buyer = { name: "Ruiz Consultores SL", taxId: "B12345674" };
+    const replaced = [
+      { issuerTaxId: obligado.taxId, invoiceNumber: "A-1", issueDate: "01-12-2026" },
+    ];
+    const body = soapEnvelope(
+      [
+        record("C-1", { invoiceType: "F3", recipient: buyer, substitutedInvoices: replaced }),
+        record("C-2", { invoiceType: "F1", recipient: buyer, substitutedInvoices: replaced }),
+        record("C-3", { invoiceType: "F3", substitutedInvoices: replaced }),
+      ],
+      obligado,
+    );
+    const answer = parseAeatResponse((await post(body)).body);
+    if (answer.kind !== "answer") throw new Error(answer.kind);
+    expect(answer.lines.map((line) => [line.state, line.errorCode])).toEqual([
+      ["Correcto", undefined],
+      ["Incorrecto", "1116"],
+      ["Incorrecto", "1189"],
     ]);
   });
 

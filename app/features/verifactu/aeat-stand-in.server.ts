@@ -429,9 +429,14 @@ export async function startAeatStandIn({
       if (nif !== undefined && !isValidSpanishTaxId(nif))
         return refuse("1123", "El formato del NIF es incorrecto.");
     }
-    // AEAT's validations 1185, 1189 and 1190 (Validaciones VERI*FACTU, §9-10).
+    // AEAT's validations 1116, 1185, 1189 and 1190 (Validaciones VERI*FACTU, §9-10).
     if (alta) {
       const type = textOf(registro, SF, "TipoFactura") ?? "";
+      if (childNamed(registro, SF, "FacturasSustituidas") && type !== "F3")
+        return refuse(
+          "1116",
+          "Debe informarse el campo FacturasSustituidas sólo si la factura es de tipo F3.",
+        );
       const withoutRecipient = textOf(registro, SF, "FacturaSinIdentifDestinatarioArt61d");
       const unnamed = type === "F2" || type === "R5";
       if (withoutRecipient === "S" && !unnamed)

@@ -31,6 +31,8 @@ function alta(overrides: Partial<VerifactuRecord> = {}): VerifactuRecord {
     correctiveType: null,
     correctedInvoices: null,
     withoutRecipientId: null,
+    substitutedInvoices: null,
+    operationDate: null,
     description: 'Plan "Pro" & soporte',
     recipient: { name: "Cliente SA", taxId: "A58818501" },
     breakdown: [

@@ -108,6 +108,7 @@ function required(record: VerifactuRecord, field: keyof VerifactuRecord): string
 
 function alta(record: VerifactuRecord): string {
   const corrected = record.correctedInvoices ?? [];
+  const substituted = record.substitutedInvoices ?? [];
   const breakdown = record.breakdown ?? [];
   return children("RegistroAlta", [
     element("IDVersion", "1.0"),
@@ -123,6 +124,13 @@ function alta(record: VerifactuRecord): string {
           corrected.map((invoice) => children("IDFacturaRectificada", invoiceKey(invoice))),
         )
       : "",
+    substituted.length
+      ? children(
+          "FacturasSustituidas",
+          substituted.map((invoice) => children("IDFacturaSustituida", invoiceKey(invoice))),
+        )
+      : "",
+    element("FechaOperacion", record.operationDate),
     element("DescripcionOperacion", required(record, "description")),
     element("FacturaSinIdentifDestinatarioArt61d", record.withoutRecipientId),
     record.recipient

@@ -13,7 +13,7 @@ import { verifactuSystem } from "./system";
 
 type Transaction = Parameters<Parameters<Database["transaction"]>[0]>[0];
 export type VerifactuRecord = typeof verifactuRecords.$inferSelect;
-export type InvoiceType = "F1" | "F2" | "R1" | "R5";
+export type InvoiceType = "F1" | "F2" | "F3" | "R1" | "R5";
 
 /** What a billing record says of an invoice: the invoice as issued, nothing else. */
 export type InvoiceFacts = {
@@ -22,7 +22,7 @@ export type InvoiceFacts = {
   issuedAt: Date;
   type: InvoiceType;
   description: string;
-  /** The buyer of a complete invoice (F1, R1); none on a simplified one. */
+  /** The buyer of a complete invoice (F1, F3, R1); none on a simplified one. */
   recipient?: { name: string; taxId: string };
   /**
    * A complete invoice naming a consumer without their NIF (RD 1619/2012 art. 6.1.d): an F2
@@ -31,6 +31,10 @@ export type InvoiceFacts = {
   withoutRecipientId?: boolean;
   /** The invoice a corrective one corrects (R1, R5). */
   corrected?: { number: string; issuedAt: Date };
+  /** The simplified invoice an F3 replaces (FacturasSustituidas). */
+  substituted?: { number: string; issuedAt: Date };
+  /** When the operation took place, if on another day than the issue (FechaOperacion). */
+  operatedAt?: Date;
   vatRatePercent: number;
   baseCents: number;
   vatCents: number;
@@ -110,6 +114,13 @@ async function appendRecord(
   return record!;
 }
 
+/** FechaOperacion: written only when the operation's day in Spain is not the issue date. */
+function operationDate(operatedAt: Date | undefined, issueDate: string): string | null {
+  if (!operatedAt) return null;
+  const day = aeatDate(operatedAt);
+  return day === issueDate ? null : day;
+}
+
 /** The registro de facturación de alta of an invoice just numbered (or its subsanación). */
 export function recordInvoice(
   tx: Transaction,
@@ -138,6 +149,16 @@ export function recordInvoice(
           },
         ]
       : null,
+    substitutedInvoices: invoice.substituted
+      ? [
+          {
+            issuerTaxId: taxId,
+            invoiceNumber: invoice.substituted.number,
+            issueDate: aeatDate(invoice.substituted.issuedAt),
+          },
+        ]
+      : null,
+    operationDate: operationDate(invoice.operatedAt, issueDate),
     description: invoice.description,
     recipient: invoice.recipient ?? null,
     withoutRecipientId: invoice.withoutRecipientId ? "S" : null,

@@ -471,6 +471,7 @@ function dayOf(issueDate: string): Date {
 export function invoiceFactsOfRecord(record: VerifactuRecord): InvoiceFacts {
   const line = record.breakdown?.[0];
   const corrected = record.correctedInvoices?.[0];
+  const substituted = record.substitutedInvoices?.[0];
   return {
     invoiceId: record.invoiceId,
     number: record.invoiceNumber,
@@ -482,6 +483,10 @@ export function invoiceFactsOfRecord(record: VerifactuRecord): InvoiceFacts {
     corrected: corrected
       ? { number: corrected.invoiceNumber, issuedAt: dayOf(corrected.issueDate) }
       : undefined,
+    substituted: substituted
+      ? { number: substituted.invoiceNumber, issuedAt: dayOf(substituted.issueDate) }
+      : undefined,
+    operatedAt: record.operationDate ? dayOf(record.operationDate) : undefined,
     vatRatePercent: Number(line?.rate ?? 0),
     baseCents: centsOf(line?.base ?? "0"),
     vatCents: centsOf(record.cuotaTotal ?? "0"),

@@ -622,6 +622,11 @@ export const invoices = pgTable(
       .references(() => purchases.id),
     /** The invoice a corrective one corrects. */
     correctsInvoiceId: uuid("corrects_invoice_id").references((): AnyPgColumn => invoices.id),
+    /**
+     * The simplified invoice a complete one replaces at the buyer's request (an F3, RD 1619/2012
+     * art. 15.1 and 15.5); the replaced one stays issued and booked once (decision 070).
+     */
+    substitutesInvoiceId: uuid("substitutes_invoice_id").references((): AnyPgColumn => invoices.id),
     correctionReason: text("correction_reason"),
     sellerName: text("seller_name").notNull(),
     sellerTaxId: text("seller_tax_id").notNull(),
@@ -637,15 +642,22 @@ export const invoices = pgTable(
     vatAmount: integer("vat_amount").notNull(),
     totalAmount: integer("total_amount").notNull(),
     currency: text("currency").notNull().default("EUR"),
-    /** F1 complete, F2 simplified, R1/R5 corrective of a complete/simplified one (Verifactu). */
-    invoiceType: text("invoice_type", { enum: ["F1", "F2", "R1", "R5"] }).notNull(),
+    /**
+     * F1 complete, F2 simplified, F3 complete in substitution of a simplified one, R1/R5
+     * corrective of a complete/simplified one (Verifactu).
+     */
+    invoiceType: text("invoice_type", { enum: ["F1", "F2", "F3", "R1", "R5"] }).notNull(),
     paymentMethod: text("payment_method").notNull().default("Tarjeta"),
   },
   (table) => [
     uniqueIndex("invoices_number_idx").on(table.number),
     uniqueIndex("invoices_series_sequence_idx").on(table.series, table.year, table.sequence),
-    // One invoice per sale and one corrective invoice per refunded sale.
-    uniqueIndex("invoices_one_per_purchase_idx").on(table.purchaseId, table.series),
+    // One invoice per sale and one corrective invoice per refunded sale, besides the one
+    // complete invoice that may replace a simplified one.
+    uniqueIndex("invoices_one_per_purchase_idx")
+      .on(table.purchaseId, table.series)
+      .where(sql`substitutes_invoice_id IS NULL`),
+    uniqueIndex("invoices_one_substitute_idx").on(table.substitutesInvoiceId),
   ],
 );
 
@@ -712,7 +724,7 @@ export const verifactuRecords = pgTable(
     invoiceNumber: text("invoice_number").notNull(),
     /** dd-mm-aaaa, the invoice's issue date in Spain. */
     issueDate: text("issue_date").notNull(),
-    /** F1, F2, R1, R5; null on an 'anulacion'. */
+    /** F1, F2, F3, R1, R5; null on an 'anulacion'. */
     invoiceType: text("invoice_type"),
     /** 'I' (por diferencias) on a corrective invoice. */
     correctiveType: text("corrective_type"),
@@ -720,6 +732,13 @@ export const verifactuRecords = pgTable(
       jsonb("corrected_invoices").$type<
         { issuerTaxId: string; invoiceNumber: string; issueDate: string }[]
       >(),
+    /** The simplified invoices an F3 replaces (FacturasSustituidas). */
+    substitutedInvoices:
+      jsonb("substituted_invoices").$type<
+        { issuerTaxId: string; invoiceNumber: string; issueDate: string }[]
+      >(),
+    /** dd-mm-aaaa, when the operation took place, if not on the issue date (FechaOperacion). */
+    operationDate: text("operation_date"),
     description: text("description"),
     recipient: jsonb("recipient").$type<{ name: string; taxId: string }>(),
     /**
