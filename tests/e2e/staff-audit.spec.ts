@@ -199,8 +199,8 @@ test("each kind of staff action is on Auditoría, which filters and exports it",
   await expect(finance.getByText("Motivo: Prueba de auditoría", { exact: true })).toBeVisible();
   await openPage(finance, "/admin?tab=pagos");
   const book = finance.waitForEvent("download");
-  await finance.getByRole("button", { name: "Libro de facturas (CSV)" }).click();
-  await book;
+  await finance.getByRole("button", { name: "Libro de facturas (XLSX)" }).click();
+  expect((await book).suggestedFilename()).toMatch(/\.xlsx$/);
   await openPage(finance, `/admin/verifactu?factura=${invoiceNumber}&tipo=alta`);
   // A sale that was charged (and here refunded, with its rectificativa) is never annulled: the
   // page does not offer it (decision 064).

@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { and, asc, eq, gte, lt } from "drizzle-orm";
 import { alias } from "drizzle-orm/pg-core";
+import ExcelJS from "exceljs";
 import { beforeAll, describe, expect, it } from "vitest";
 import {
   INVOICE_BOOK_HEADER,
@@ -12,6 +13,8 @@ import { issueCorrectiveInvoice, issueSaleInvoice } from "~/features/billing/inv
 import { getConfig } from "~/platform/config.server";
 import { invoices } from "~/platform/db/schema";
 import { loader } from "~/routes/admin-libro-facturas";
+import { childNamed, childrenNamed, parseXml } from "~/features/verifactu/xml-tree.server";
+import { unzipped, wellFormed } from "../support/aeat-schema";
 import { signedInAdmin, signedInCustomer } from "../support/customer-session";
 import { insertPurchase } from "../support/purchases";
 import { setupTestDatabase } from "../support/test-database";
@@ -27,6 +30,7 @@ let adminCookie: string;
 let customerCookie: string;
 
 const PERIOD = { from: "2026-01-01", to: "2026-03-31" };
+const SHEET = "http://schemas.openxmlformats.org/spreadsheetml/2006/main";
 
 /** A paid sale (complete when `buyer` gives a name and NIF) issued at `issuedAt`. */
 async function sale(issuedAt: string, price: number, buyer?: { name: string; taxId: string }) {
@@ -220,6 +224,80 @@ describe("libro registro de facturas expedidas", () => {
     // The name with a quote and a semicolon survives; one that looks like a formula does not run.
     expect(lines[1]![16]).toBe('Taller "El Rayo"; Soluciones');
     expect(lines[2]![16]).toBe("'=Fórmula García");
+  });
+
+  it("as AEAT's workbook: the sheet EXPEDIDAS holds the same rows, amounts as numbers", async () => {
+    const response = await download(`?desde=${PERIOD.from}&hasta=${PERIOD.to}&formato=xlsx`);
+    expect(response.status).toBe(200);
+    expect(response.headers.get("content-type")).toBe(
+      "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
+    );
+    const { taxId, legalName } = getConfig().company;
+    expect(response.headers.get("content-disposition")).toContain(
+      encodeURIComponent(`2026${taxId}E${legalName} 2026-01-01 a 2026-03-31.xlsx`),
+    );
+    const bytes = Buffer.from(await response.arrayBuffer());
+    const files = await unzipped(new Uint8Array(bytes));
+    expect([...files.keys()].sort()).toEqual([
+      "[Content_Types].xml",
+      "_rels/.rels",
+      "xl/_rels/workbook.xml.rels",
+      "xl/styles.xml",
+      "xl/workbook.xml",
+      "xl/worksheets/sheet1.xml",
+    ]);
+    // Every part is well-formed XML (xmllint), and the workbook names AEAT's sheet.
+    for (const [name, bytes] of files) expect(await wellFormed(bytes), name).toBe("");
+    expect(files.get("xl/workbook.xml")!.toString()).toContain('<sheet name="EXPEDIDAS"');
+
+    const sheetXml = files.get("xl/worksheets/sheet1.xml")!.toString();
+    const sheet = parseXml(sheetXml);
+    const rows = childrenNamed(childNamed(sheet, SHEET, "sheetData"), SHEET, "row").map((row) =>
+      childrenNamed(row, SHEET, "c").map((cell) => ({
+        text: childNamed(childNamed(cell, SHEET, "is"), SHEET, "t")?.text,
+        number: childNamed(cell, SHEET, "v")?.text,
+      })),
+    );
+    const value = (cell: (typeof rows)[number][number]) => cell.text ?? cell.number ?? "";
+    const [groups, names, ...lines] = rows.map((row) => row.map(value));
+    expect([groups, names]).toEqual(INVOICE_BOOK_HEADER.map((row) => [...row]));
+    // The same rows as the CSV, but amounts are numbers (a point, not a comma) in the amount
+    // style, and a name that looks like a formula needs no guard: a cell of text never runs.
+    const csvRows = (await expectedRows()).map((row) =>
+      row.map((cell, column) =>
+        [20, 21, 23].includes(column)
+          ? cell.replace(",", ".")
+          : column === 16
+            ? cell.replace(/^'=/, "=")
+            : cell,
+      ),
+    );
+    expect(lines).toEqual(csvRows);
+    for (const line of rows.slice(2)) {
+      expect(line).toHaveLength(36);
+      expect(line[0]!.number).toMatch(/^\d{4}$/);
+      expect([20, 21, 22, 23].map((column) => line[column]!.number)).not.toContain(undefined);
+    }
+    // Total, base and cuota of each row in the amount style (two decimals), nothing else.
+    expect(sheetXml.match(/<c r="[A-Z]+\d+" s="1"><v>/g)).toHaveLength(3 * lines.length);
+    expect(lines[3]!.slice(20, 24)).toEqual(["-1234.56", "-1020.30", "21", "-214.26"]);
+    expect(lines[1]![16]).toBe('Taller "El Rayo"; Soluciones');
+
+    // A spreadsheet library reads it as a spreadsheet application would: the sheet, its
+    // frozen header, numbers as numbers with two decimals, and text as text.
+    const workbook = new ExcelJS.Workbook();
+    await workbook.xlsx.load(bytes as unknown as ArrayBuffer);
+    const expedidas = workbook.getWorksheet("EXPEDIDAS")!;
+    expect(expedidas.rowCount).toBe(2 + lines.length);
+    expect(expedidas.views[0]).toMatchObject({ state: "frozen", ySplit: 2 });
+    expect(expedidas.getRow(1).getCell(1).value).toBe("Autoliquidación");
+    const corrective = expedidas.getRow(6);
+    expect(corrective.getCell(1).value).toBe(2026);
+    expect([21, 22, 23, 24].map((column) => corrective.getCell(column).value)).toEqual([
+      -1234.56, -1020.3, 21, -214.26,
+    ]);
+    expect(corrective.getCell(21).numFmt).toBe("#,##0.00");
+    expect(corrective.getCell(12).value).toBe(lines[3]![11]);
   });
 
   it("reads a long period page by page without losing or repeating a line", async () => {

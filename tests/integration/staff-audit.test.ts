@@ -523,13 +523,13 @@ describe("each staff action writes its row", () => {
     });
     await (
       await staffInvoiceBookDownload(
-        new URL(`${site}/admin/libro-facturas?desde=2026-01-01&hasta=2026-03-31`),
+        new URL(`${site}/admin/libro-facturas?desde=2026-01-01&hasta=2026-03-31&formato=xlsx`),
         finance,
       )
-    ).text();
+    ).arrayBuffer();
     expect(await lastOf("export.invoice_book")).toMatchObject({
       actorId: finance.id,
-      details: { desde: "2026-01-01", hasta: "2026-03-31" },
+      details: { desde: "2026-01-01", hasta: "2026-03-31", formato: "xlsx" },
     });
     await (
       await staffVerifactuExport(

@@ -1,5 +1,5 @@
 import { execFile } from "node:child_process";
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
@@ -31,6 +31,21 @@ export async function schemaProblems(xml: string): Promise<string> {
   }
 }
 
+/** What xmllint says of `xml` as a document: "" when it is well-formed, else its complaints. */
+export async function wellFormed(xml: Uint8Array): Promise<string> {
+  const folder = mkdtempSync(path.join(tmpdir(), "well-formed-"));
+  try {
+    const file = path.join(folder, "part.xml");
+    writeFileSync(file, xml);
+    await run("xmllint", ["--noout", "--nonet", file]);
+    return "";
+  } catch (error) {
+    return (error as { stderr?: string }).stderr || String(error);
+  } finally {
+    rmSync(folder, { recursive: true, force: true });
+  }
+}
+
 /** A ZIP's files, by name, as Info-ZIP's unzip extracts them (after its own integrity test). */
 export async function unzipped(zip: Uint8Array): Promise<Map<string, Buffer>> {
   const folder = mkdtempSync(path.join(tmpdir(), "unzipped-"));
@@ -42,7 +57,10 @@ export async function unzipped(zip: Uint8Array): Promise<Map<string, Buffer>> {
     await run("unzip", ["-tq", file]);
     const out = path.join(folder, "out");
     await run("unzip", ["-q", file, "-d", out]);
-    for (const name of readdirSync(out).sort()) files.set(name, readFileSync(path.join(out, name)));
+    const names = readdirSync(out, { recursive: true, encoding: "utf8" });
+    for (const name of names.sort())
+      if (statSync(path.join(out, name)).isFile())
+        files.set(name, readFileSync(path.join(out, name)));
     return files;
   } finally {
     rmSync(folder, { recursive: true, force: true });

@@ -15,7 +15,8 @@ function currentQuarter(now = new Date()) {
 
 /**
  * The libro registro de facturas expedidas of a period, for the accountant: a plain GET form,
- * so the browser downloads the CSV itself (with or without JavaScript).
+ * so the browser downloads the file itself (with or without JavaScript), as AEAT's workbook
+ * (XLSX) or as a CSV for a spreadsheet.
  */
 export function InvoiceBookForm() {
   const quarter = currentQuarter();
@@ -28,9 +29,18 @@ export function InvoiceBookForm() {
     >
       <Field label="Facturas desde" type="date" name="desde" defaultValue={quarter.from} required />
       <Field label="hasta" type="date" name="hasta" defaultValue={quarter.to} required />
-      <Button type="submit" variant="secondary">
+      <Button type="submit" variant="secondary" name="formato" value="xlsx">
         <BookOpen className="size-4" aria-hidden />
-        Libro de facturas (CSV)
+        Libro de facturas (XLSX)
+      </Button>
+      <Button
+        type="submit"
+        variant="secondary"
+        name="formato"
+        value="csv"
+        aria-label="Libro de facturas (CSV)"
+      >
+        CSV
       </Button>
     </form>
   );

@@ -5,9 +5,11 @@ import type { Database } from "~/platform/db/client.server";
 import { getConfig } from "~/platform/config.server";
 import { getDb } from "~/platform/db/database.server";
 import { invoices } from "~/platform/db/schema";
+import { zipStream } from "~/platform/files/zip.server";
 import { getLogger } from "~/platform/logger.server";
 import { annulledInvoice } from "~/features/verifactu/records.server";
 import { SITE_TIME_ZONE } from "~/ui/dates";
+import { AMOUNT_STYLE, columnName, workbookEntries } from "./invoice-book-workbook.server";
 
 /*
  * The libro registro de facturas expedidas (Reglamento de facturación, RD 1619/2012, and the
@@ -137,18 +139,54 @@ const corrected = alias(invoices, "corrected");
 const substituted = alias(invoices, "substituted");
 const substitute = alias(invoices, "substitute");
 
+/** The book's two formats: AEAT's XLSX, and the CSV a Spanish spreadsheet opens. */
+export type InvoiceBookFormat = "xlsx" | "csv";
+
+/**
+ * A cell of the book: text (`typed` when a person typed it, so the CSV guards it), an amount in
+ * cents, or a plain number; each written by the database in either format.
+ */
+type BookCell =
+  | { kind: "text"; value: SQL; typed?: boolean }
+  | { kind: "cents"; value: AnyPgColumn }
+  | { kind: "number"; value: SQL };
+
+const EMPTY: BookCell = { kind: "text", value: sql`''` };
+const text = (value: SQL, typed = false): BookCell => ({ kind: "text", value, typed });
+
 /** Cents as a number a Spanish spreadsheet reads: -1234 → -12,34. */
 const decimalComma = (cents: AnyPgColumn) =>
   sql`replace(to_char(${cents} / 100.0, 'FM999999999990.00'), '.', ',')`;
 
 /**
- * A text cell: quoted when it holds a semicolon, quote or line break, and with a leading
- * apostrophe when a spreadsheet would read it as a formula.
+ * A typed text in the CSV: quoted when it holds a semicolon, quote or line break, and with a
+ * leading apostrophe when a spreadsheet would read it as a formula.
  */
-function textCell(value: AnyPgColumn) {
+function csvGuarded(value: SQL) {
   const text = sql`coalesce(${value}, '')`;
   const safe = sql`(case when ${text} ~ '^[-=+@\t\r]' then '''' || ${text} else ${text} end)`;
   return sql`(case when ${safe} ~ '[";\r\n]' then '"' || replace(${safe}, '"', '""') || '"' else ${safe} end)`;
+}
+
+function csvCell(cell: BookCell): SQL {
+  if (cell.kind === "cents") return decimalComma(cell.value);
+  if (cell.kind === "number") return sql`${cell.value}::text`;
+  return cell.typed ? csvGuarded(cell.value) : cell.value;
+}
+
+/**
+ * A cell of the sheet (ECMA-376 §18.3.1.4) at `reference` (its column letter and row number):
+ * text as an inline string, escaped for XML and rid of the control characters XML 1.0 cannot
+ * hold; numbers as numbers, amounts in the amount style; an empty value as an empty cell.
+ */
+function sheetCell(cell: BookCell, reference: SQL): SQL {
+  const open = sql`'<c r="' || ${reference} || '"'`;
+  if (cell.kind === "cents")
+    return sql`${open} || ' s="${sql.raw(String(AMOUNT_STYLE))}"><v>' || to_char(${cell.value} / 100.0, 'FM999999999990.00') || '</v></c>'`;
+  if (cell.kind === "number") return sql`${open} || '><v>' || ${cell.value}::text || '</v></c>'`;
+  const value = sql`coalesce(${cell.value}, '')`;
+  const escaped = sql`replace(replace(replace(regexp_replace(${value}, '[\x01-\x08\x0b\x0c\x0e-\x1f]', '', 'g'), '&', '&amp;'), '<', '&lt;'), '>', '&gt;')`;
+  return sql`${open} || (case when ${value} = '' then '/>' else ' t="inlineStr"><is><t xml:space="preserve">' || ${escaped} || '</t></is></c>' end)`;
 }
 
 const MADRID = sql.raw(`'${SITE_TIME_ZONE}'`);
@@ -156,7 +194,7 @@ const madridDate = (instant: AnyPgColumn, format: string) =>
   sql`to_char(${instant} at time zone ${MADRID}, ${format})`;
 
 /**
- * One invoice as a line of AEAT's layout. What this site never does stays empty: no IRPF, no
+ * One invoice as a row of AEAT's layout. What this site never does stays empty: no IRPF, no
  * recargo de equivalencia, no criterio de caja, no exempt sale, no property rent; the
  * operation's date is the issue date, but for an F3: the day of the sale it replaces the
  * simplified invoice of. Every sale is clave 01 (régimen general), S1 at 21 %. An F3 carries
@@ -164,51 +202,62 @@ const madridDate = (instant: AnyPgColumn, format: string) =>
  * 'Referencia Externa' says what the layout has no column for: an invoice annulled as issued in
  * error (decision 064), the invoice a rectificativa corrects and the invoices of a substitution.
  */
-function lineOf(): SQL<string> {
-  const empty = sql`''`;
-  const cells = [
-    madridDate(invoices.issuedAt, "YYYY"),
-    sql`${madridDate(invoices.issuedAt, "Q")} || 'T'`,
-    empty, // Actividad: código
-    empty, // Actividad: tipo
-    empty, // Actividad: epígrafe del IAE
-    sql`${invoices.invoiceType}`,
-    empty, // Concepto de ingreso (IRPF)
-    empty, // Ingreso computable (IRPF)
-    madridDate(invoices.issuedAt, "DD/MM/YYYY"),
-    sql`coalesce(${madridDate(substituted.issuedAt, "DD/MM/YYYY")}, '')`,
-    sql`split_part(${invoices.number}, '-', 1)`,
-    sql`split_part(${invoices.number}, '-', 2)`,
-    empty, // Número final (asientos resumen)
-    empty, // NIF: tipo (a Spanish NIF has none)
-    empty, // NIF: código de país
-    textCell(invoices.customerTaxId),
-    textCell(invoices.customerName),
-    sql`'01'`,
-    sql`'S1'`,
-    empty, // Operación exenta
-    decimalComma(invoices.totalAmount),
-    decimalComma(invoices.baseAmount),
-    sql`${invoices.vatRate}::text`,
-    decimalComma(invoices.vatAmount),
-    empty, // Tipo de recargo de equivalencia
-    empty, // Cuota de recargo de equivalencia
-    empty, // Cobro: fecha
-    empty, // Cobro: importe
-    empty, // Cobro: medio
-    empty, // Cobro: identificación del medio
-    empty, // Retención del IRPF: tipo
-    empty, // Retención del IRPF: importe
-    empty, // Registro del acuerdo de facturación
-    empty, // Inmueble: situación
-    empty, // Inmueble: referencia catastral
-    sql`concat_ws(' ',
+function bookCells(): BookCell[] {
+  return [
+    { kind: "number", value: madridDate(invoices.issuedAt, "YYYY") },
+    text(sql`${madridDate(invoices.issuedAt, "Q")} || 'T'`),
+    EMPTY, // Actividad: código
+    EMPTY, // Actividad: tipo
+    EMPTY, // Actividad: epígrafe del IAE
+    text(sql`${invoices.invoiceType}`),
+    EMPTY, // Concepto de ingreso (IRPF)
+    EMPTY, // Ingreso computable (IRPF)
+    text(madridDate(invoices.issuedAt, "DD/MM/YYYY")),
+    text(sql`coalesce(${madridDate(substituted.issuedAt, "DD/MM/YYYY")}, '')`),
+    text(sql`split_part(${invoices.number}, '-', 1)`),
+    text(sql`split_part(${invoices.number}, '-', 2)`),
+    EMPTY, // Número final (asientos resumen)
+    EMPTY, // NIF: tipo (a Spanish NIF has none)
+    EMPTY, // NIF: código de país
+    text(sql`${invoices.customerTaxId}`, true),
+    text(sql`${invoices.customerName}`, true),
+    text(sql`'01'`),
+    text(sql`'S1'`),
+    EMPTY, // Operación exenta
+    { kind: "cents", value: invoices.totalAmount },
+    { kind: "cents", value: invoices.baseAmount },
+    { kind: "number", value: sql`${invoices.vatRate}` },
+    { kind: "cents", value: invoices.vatAmount },
+    EMPTY, // Tipo de recargo de equivalencia
+    EMPTY, // Cuota de recargo de equivalencia
+    EMPTY, // Cobro: fecha
+    EMPTY, // Cobro: importe
+    EMPTY, // Cobro: medio
+    EMPTY, // Cobro: identificación del medio
+    EMPTY, // Retención del IRPF: tipo
+    EMPTY, // Retención del IRPF: importe
+    EMPTY, // Registro del acuerdo de facturación
+    EMPTY, // Inmueble: situación
+    EMPTY, // Inmueble: referencia catastral
+    text(sql`concat_ws(' ',
       case when ${annulledInvoice(invoices.id)} then 'ANULADA: emitida por error.' end,
       case when ${corrected.number} is not null then 'Rectifica la factura ' || ${corrected.number} || '.' end,
       case when ${substituted.number} is not null then 'Sustituye a la factura simplificada ' || ${substituted.number} || '.' end,
-      case when ${substitute.number} is not null then 'Sustituida por la factura ' || ${substitute.number} || '.' end)`,
+      case when ${substitute.number} is not null then 'Sustituida por la factura ' || ${substitute.number} || '.' end)`),
   ];
-  return sql<string>`${sql.join(cells, sql` || ';' || `)} || ${"\r\n"}`;
+}
+
+/**
+ * One invoice in the format asked: a CSV line, or a `<row>` of the sheet, numbered from
+ * `firstRow` in the book's order (spreadsheet readers want each row and cell to say where it is).
+ */
+function entryOf(format: InvoiceBookFormat, firstRow: number): SQL<string> {
+  const cells = bookCells();
+  if (format === "csv")
+    return sql<string>`${sql.join(cells.map(csvCell), sql` || ';' || `)} || ${"\r\n"}`;
+  const row = sql`(${firstRow}::int - 1 + row_number() over (order by ${invoices.series}, ${invoices.year}, ${invoices.sequence}))::text`;
+  const xml = cells.map((cell, index) => sheetCell(cell, sql`${columnName(index)} || ${row}`));
+  return sql<string>`'<row r="' || ${row} || '">' || ${sql.join(xml, sql` || `)} || '</row>'`;
 }
 
 /** The instant a Madrid calendar day begins. */
@@ -227,10 +276,12 @@ export async function invoiceBookPage(
   period: InvoiceBookPeriod,
   after: PageEnd | undefined,
   pageRows = INVOICE_BOOK_PAGE_ROWS,
+  format: InvoiceBookFormat = "csv",
+  firstRow = INVOICE_BOOK_HEADER.length + 1,
 ): Promise<Page> {
   const rows = await db
     .select({
-      line: lineOf(),
+      line: entryOf(format, firstRow),
       series: invoices.series,
       year: invoices.year,
       sequence: invoices.sequence,
@@ -265,13 +316,16 @@ export async function invoiceBookPage(
  * name, then the period, since staff may download any span: "2026B12345674EEmpresa SL
  * 2026-01-01 a 2026-03-31.csv". Characters a file name cannot hold are left out.
  */
-export function invoiceBookFileName({ from, to }: InvoiceBookPeriod) {
+export function invoiceBookFileName(
+  { from, to }: InvoiceBookPeriod,
+  format: InvoiceBookFormat = "csv",
+) {
   const { taxId, legalName } = getConfig().company;
   const name = [...legalName]
     .filter((char) => char >= " " && !'\\/:*?"<>|'.includes(char))
     .join("")
     .trim();
-  return `${from.slice(0, 4)}${taxId}E${name} ${from} a ${to}.csv`;
+  return `${from.slice(0, 4)}${taxId}E${name} ${from} a ${to}.${format}`;
 }
 
 /** An attachment's header for a name with spaces and accents (RFC 6266, RFC 8187). */
@@ -283,10 +337,19 @@ export function attachmentDisposition(fileName: string) {
   return `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(fileName)}`;
 }
 
+const CONTENT_TYPES: Record<InvoiceBookFormat, string> = {
+  xlsx: "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
+  csv: "text/csv; charset=utf-8",
+};
+
+/** `?formato=xlsx` asks for AEAT's workbook (the staff form's first button); the CSV otherwise. */
+const formatOf = (url: URL): InvoiceBookFormat =>
+  url.searchParams.get("formato") === "xlsx" ? "xlsx" : "csv";
+
 /**
- * The book of `?desde=…&hasta=…` as a CSV download for a Spanish spreadsheet (UTF-8 with its
- * byte order mark, semicolons, decimal commas); 400 with the reason when the dates are not a
- * period.
+ * The book of `?desde=…&hasta=…` as a download: with `formato=xlsx` AEAT's workbook, otherwise
+ * the CSV for a Spanish spreadsheet (UTF-8 with its byte order mark, semicolons, decimal
+ * commas); 400 with the reason when the dates are not a period.
  */
 export function invoiceBookDownload(url: URL): Response {
   const period = invoiceBookPeriodOf(url);
@@ -295,13 +358,20 @@ export function invoiceBookDownload(url: URL): Response {
       status: 400,
       headers: { "Content-Type": "text/plain; charset=utf-8" },
     });
-  return new Response(bookStream(getDb(), period), {
-    headers: {
-      "Content-Type": "text/csv; charset=utf-8",
-      "Content-Disposition": attachmentDisposition(invoiceBookFileName(period)),
-      "Cache-Control": "no-store",
+  const format = formatOf(url);
+  const pages = bookPages(getDb(), period, format);
+  return new Response(
+    format === "xlsx"
+      ? zipStream(workbookEntries(INVOICE_BOOK_HEADER, pages))
+      : textStream(invoiceBookHeader(), pages),
+    {
+      headers: {
+        "Content-Type": CONTENT_TYPES[format],
+        "Content-Disposition": attachmentDisposition(invoiceBookFileName(period, format)),
+        "Cache-Control": "no-store",
+      },
     },
-  });
+  );
 }
 
 /**
@@ -315,48 +385,96 @@ export async function staffInvoiceBookDownload(url: URL, staff: AuditActor): Pro
     await recordStaffAction(getDb(), {
       actor: staff,
       action: "export.invoice_book",
-      details: { desde: period.from, hasta: period.to },
+      details: { desde: period.from, hasta: period.to, formato: formatOf(url) },
     });
   return invoiceBookDownload(url);
 }
 
-function bookStream(db: Database, period: InvoiceBookPeriod): ReadableStream<Uint8Array> {
-  const encoder = new TextEncoder();
+/** A promise with its resolve at hand: the hand-over between the snapshot and the reader. */
+function handOver<T = void>() {
+  let resolve!: (value: T) => void;
+  const promise = new Promise<T>((done) => (resolve = done));
+  return { promise, resolve };
+}
+
+type Offered = { lines: string; last: boolean } | { error: unknown };
+
+/**
+ * The period's entries page by page, all read in one read-only snapshot that lasts as long as
+ * the download; a page is read only when the reader has taken the one before (a slow client
+ * holds one page, not the book), and a reader who stops ends the snapshot.
+ */
+async function* bookPages(
+  db: Database,
+  period: InvoiceBookPeriod,
+  format: InvoiceBookFormat,
+): AsyncGenerator<string> {
+  let wanted = handOver();
+  let offered = handOver<Offered>();
   let stopped = false;
-  let resume: (() => void) | undefined;
-  return new ReadableStream<Uint8Array>(
-    {
-      start(controller) {
-        controller.enqueue(encoder.encode(invoiceBookHeader()));
-        const readPages = async (tx: Database) => {
-          let after: PageEnd | undefined;
-          do {
-            const page = await invoiceBookPage(tx, period, after);
-            if (page.rows > 0) controller.enqueue(encoder.encode(page.lines));
-            if (page.rows < INVOICE_BOOK_PAGE_ROWS) return;
-            after = page.last;
-            // No page beyond this one until the client has read it.
-            while (!stopped && (controller.desiredSize ?? 0) <= 0)
-              await new Promise<void>((wake) => (resume = wake));
-          } while (!stopped);
-        };
-        db.transaction((tx) => readPages(tx as unknown as Database), {
-          isolationLevel: "repeatable read",
-          accessMode: "read only",
-        }).then(
-          () => !stopped && controller.close(),
-          (error: unknown) => {
-            getLogger().error({ err: error }, "invoice book export failed");
-            if (!stopped) controller.error(error);
-          },
-        );
+  const reading = db
+    .transaction(
+      async (tx) => {
+        let after: PageEnd | undefined;
+        let firstRow = INVOICE_BOOK_HEADER.length + 1;
+        for (;;) {
+          await wanted.promise;
+          wanted = handOver();
+          if (stopped) return;
+          const page = await invoiceBookPage(
+            tx,
+            period,
+            after,
+            INVOICE_BOOK_PAGE_ROWS,
+            format,
+            firstRow,
+          );
+          const last = page.rows < INVOICE_BOOK_PAGE_ROWS;
+          offered.resolve({ lines: page.lines, last });
+          if (last) return;
+          after = page.last;
+          firstRow += page.rows;
+        }
       },
-      pull: () => resume?.(),
-      cancel() {
-        stopped = true;
-        resume?.();
-      },
+      { isolationLevel: "repeatable read", accessMode: "read only" },
+    )
+    .catch((error: unknown) => {
+      getLogger().error({ err: error }, "invoice book export failed");
+      offered.resolve({ error });
+    });
+  try {
+    for (;;) {
+      wanted.resolve();
+      const next = await offered.promise;
+      offered = handOver<Offered>();
+      if ("error" in next) throw next.error;
+      if (next.lines) yield next.lines;
+      if (next.last) break;
+    }
+    await reading;
+  } finally {
+    stopped = true;
+    wanted.resolve();
+  }
+}
+
+/** A text file: its first line, then what `pages` yields, read as the client reads. */
+function textStream(first: string, pages: AsyncGenerator<string>): ReadableStream<Uint8Array> {
+  const encoder = new TextEncoder();
+  let started = false;
+  return new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      if (!started) {
+        started = true;
+        controller.enqueue(encoder.encode(first));
+        return;
+      }
+      const next = await pages.next();
+      if (next.done) controller.close();
+      else controller.enqueue(encoder.encode(next.value));
     },
-    { highWaterMark: 4 },
-  );
+    async cancel() {
+      await pages.return(undefined);
+    },
+  });
 }

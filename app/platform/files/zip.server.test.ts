@@ -63,4 +63,32 @@ describe("a ZIP written as a stream", () => {
     );
     expect(JSON.stringify(listed)).toMatch(/Empty zipfile|zero files/i);
   });
+
+  it("writes an entry given as chunks as one deflate stream, sizes and CRC after it", async () => {
+    const rows = Array.from({ length: 3_000 }, (_, i) => `<row><c><v>${i}</v></c></row>`);
+    async function* chunks() {
+      for (let start = 0; start < rows.length; start += 1_000)
+        yield Buffer.from(rows.slice(start, start + 1_000).join(""));
+      yield new Uint8Array();
+    }
+    const file = await written([
+      { name: "antes.txt", data: Buffer.from("primero\n") },
+      { name: "xl/worksheets/sheet1.xml", data: chunks() },
+      { name: "después.txt", data: Buffer.from("último\n") },
+    ]);
+    const { stdout: checked } = await run("unzip", ["-t", file]);
+    expect(checked).toContain("No errors detected");
+    const { stdout: sheet } = await run("unzip", ["-p", file, "xl/worksheets/sheet1.xml"], {
+      maxBuffer: 1 << 24,
+    });
+    expect(sheet).toBe(rows.join(""));
+    const { stdout: last } = await run("unzip", ["-p", file, "desp*.txt"]);
+    expect(last).toBe("último\n");
+    // The streamed entry says its sizes come after it (bit 3); the others carry them up front.
+    const bytes = readFileSync(file);
+    const flags: number[] = [];
+    for (let at = bytes.indexOf("PK\x03\x04"); at !== -1; at = bytes.indexOf("PK\x03\x04", at + 1))
+      flags.push(bytes.readUInt16LE(at + 6) & 0x0008);
+    expect(flags).toEqual([0, 0x0008, 0]);
+  });
 });
