@@ -11,18 +11,43 @@ function featureBoundaries() {
     const forbidden = features.filter((other) => other !== feature && !allowed.includes(other));
     if (forbidden.length === 0) return {};
     // Through the alias, or a relative path climbing into another feature's folder.
-    const patterns = [
-      {
-        regex: `^(~/features/|(\\.\\./)+(app/features/)?)(${forbidden.join("|")})(/|$)`,
-        message: `${feature} may import only: ${allowed.join(", ") || "no other feature"} (feature-graph.js, docs/architecture.md).`,
-      },
-    ];
+    const regex = `^(~/features/|(\\.\\./)+(app/features/)?)(${forbidden.join("|")})(/|$)`;
+    const message = `${feature} may import only: ${allowed.join(", ") || "no other feature"} (feature-graph.js, docs/architecture.md).`;
     return {
       files: [`app/features/${feature}/**/*.{ts,tsx}`],
-      rules: { "no-restricted-imports": ["error", { patterns }] },
+      rules: {
+        "no-restricted-imports": ["error", { patterns: [{ regex, message }, NO_ROUTES] }],
+        "no-restricted-syntax": ["error", dynamicImportOf(regex, message), DYNAMIC_ROUTES],
+      },
     };
   });
 }
+
+/**
+ * A dynamic `import("…")` of a path `regex` matches: the same arrow as a static import. A slash
+ * is written \x2F, as the selector's regex ends at the first "/".
+ */
+function dynamicImportOf(regex, message) {
+  return {
+    selector: `ImportExpression[source.value=/${regex.replaceAll("/", "\\x2F")}/]`,
+    message,
+  };
+}
+
+/** Routes sit above features: a feature never imports one. */
+const ROUTES = "^(~/routes|(\\.\\./)+routes)(/|$)";
+const NO_ROUTES = {
+  regex: ROUTES,
+  message: "Features never import a route (docs/architecture.md).",
+};
+const DYNAMIC_ROUTES = dynamicImportOf(ROUTES, NO_ROUTES.message);
+
+/** Platform stands under ui and features: it reaches neither, by alias or by relative path. */
+const ABOVE_PLATFORM = "^(~/(features|ui)|(\\.\\./)+(app/)?(features|ui))(/|$)";
+const ABOVE_PLATFORM_MESSAGE = "Platform never imports a feature or ui (docs/architecture.md).";
+/** Ui stands under features. */
+const ABOVE_UI = "^(~/features|(\\.\\./)+(app/)?features)(/|$)";
+const ABOVE_UI_MESSAGE = "Ui never imports a feature (docs/architecture.md).";
 
 export default tseslint.config(
   {
@@ -66,7 +91,13 @@ export default tseslint.config(
           ],
           patterns: [
             {
-              group: ["~/platform/db", "~/platform/db/*", "**/platform/db", "**/platform/db/*"],
+              group: [
+                "drizzle-orm/*",
+                "~/platform/db",
+                "~/platform/db/*",
+                "**/platform/db",
+                "**/platform/db/*",
+              ],
               message: "Routes call their feature's *.server.ts for data.",
             },
           ],
@@ -76,17 +107,25 @@ export default tseslint.config(
   },
   ...featureBoundaries(),
   {
-    // Platform and ui are the ground features stand on: they never import a feature.
-    files: ["app/platform/**/*.{ts,tsx}", "app/ui/**/*.{ts,tsx}"],
+    // Platform is the ground everything stands on: it never imports ui or a feature.
+    files: ["app/platform/**/*.{ts,tsx}"],
     rules: {
       "no-restricted-imports": [
         "error",
-        {
-          patterns: [
-            { regex: "^~/features(/|$)", message: "Platform and ui never import a feature." },
-          ],
-        },
+        { patterns: [{ regex: ABOVE_PLATFORM, message: ABOVE_PLATFORM_MESSAGE }] },
       ],
+      "no-restricted-syntax": ["error", dynamicImportOf(ABOVE_PLATFORM, ABOVE_PLATFORM_MESSAGE)],
+    },
+  },
+  {
+    // Ui (the design system and the form kit) stands on platform only.
+    files: ["app/ui/**/*.{ts,tsx}"],
+    rules: {
+      "no-restricted-imports": [
+        "error",
+        { patterns: [{ regex: ABOVE_UI, message: ABOVE_UI_MESSAGE }] },
+      ],
+      "no-restricted-syntax": ["error", dynamicImportOf(ABOVE_UI, ABOVE_UI_MESSAGE)],
     },
   },
 );

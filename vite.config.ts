@@ -27,10 +27,11 @@ const clientChunkGroups: ChunkGroup[] = [
   },
   {
     name: "site",
-    // Parts shared by signed-in pages only (ui/signed-in, the after-sale forms, Mi Cuenta's
+    // The design system and the dates every page shows (platform/dates.ts). Parts shared by
+    // signed-in pages only (ui/signed-in, the after-sale forms, Mi Cuenta's
     // purchase list) and the purchase dialog's rules (checkout-form, in its lazy chunk): kept
     // out, or every public page would download them.
-    test: /[\\/](?:app[\\/](?:ui(?![\\/]signed-in)|features[\\/](?:layout|catalogue|seo|payments(?![\\/](?:after-sale-rules|pending-purchase|purchase-list|checkout-form))|privacy|consent|legal|analytics))|node_modules[\\/]lucide-react)[\\/]/,
+    test: /[\\/](?:app[\\/](?:ui(?![\\/]signed-in)|features[\\/](?:layout|catalogue|seo|payments(?![\\/](?:after-sale-rules|pending-purchase|purchase-list|checkout-form))|privacy|consent|legal|analytics))|node_modules[\\/]lucide-react)[\\/]|[\\/]app[\\/]platform[\\/]dates\.ts$/,
     minShareCount: 2,
     priority: 2,
   },

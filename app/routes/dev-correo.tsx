@@ -3,7 +3,7 @@ import { Link } from "react-router";
 import type { Route } from "./+types/dev-correo";
 import { privatePageMeta } from "~/features/seo/meta";
 import { devMailboxPage } from "~/platform/mail/dev-mailbox.server";
-import { formatDate } from "~/ui/dates";
+import { formatDate } from "~/platform/dates";
 
 export function loader({ context }: Route.LoaderArgs) {
   return devMailboxPage(context.clientAddress);

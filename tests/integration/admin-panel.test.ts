@@ -13,7 +13,7 @@ import { SEARCH_COUNT_CAP } from "~/features/admin/tabs/list-query.server";
 import { setStaffRole } from "~/features/admin/admin-roles.server";
 import type { Staff } from "~/features/identity/session.server";
 import { getConfig } from "~/platform/config.server";
-import { formatDate } from "~/ui/dates";
+import { formatDate } from "~/platform/dates";
 import { formatPrice } from "~/features/catalogue/services";
 import {
   contactInquiries,

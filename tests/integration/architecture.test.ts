@@ -133,6 +133,61 @@ describe("imports", () => {
         'import { a } from "~/features/catalogue/x";\nexport const b = a;\n',
       ),
     ).toContain("no-restricted-imports");
+    // A dynamic import is an arrow too.
+    expect(
+      await lint(
+        "app/features/catalogue/probe.ts",
+        'export const load = () => import("~/features/payments/x");\n',
+      ),
+    ).toContain("no-restricted-syntax");
+    expect(
+      await lint(
+        "app/platform/probe.ts",
+        'export const load = () => import("~/features/billing/x");\n',
+      ),
+    ).toContain("no-restricted-syntax");
+    // Platform reaching a feature by a relative path, or ui at all.
+    for (const code of [
+      'import { a } from "../features/billing/x";\nexport const b = a;\n',
+      'import { a } from "~/ui/button";\nexport const b = a;\n',
+      'import { a } from "../../ui/form";\nexport const b = a;\n',
+    ])
+      expect(await lint("app/platform/http/probe.ts", code), code).toContain(
+        "no-restricted-imports",
+      );
+    // A feature importing a route, statically or not.
+    expect(
+      await lint(
+        "app/features/billing/probe.ts",
+        'import { loader } from "~/routes/admin";\nexport const b = loader;\n',
+      ),
+    ).toContain("no-restricted-imports");
+    expect(
+      await lint(
+        "app/features/billing/probe.ts",
+        'export const load = () => import("../../routes/admin");\n',
+      ),
+    ).toContain("no-restricted-syntax");
+    // A route reaching the database through drizzle's subpaths.
+    expect(
+      await lint(
+        "app/routes/probe.ts",
+        'import { sql } from "drizzle-orm/sql";\nexport const b = sql;\n',
+      ),
+    ).toContain("no-restricted-imports");
+    // An arrow the graph has passes, dynamic or not, and platform may import platform.
+    expect(
+      await lint(
+        "app/features/billing/probe.ts",
+        'export const load = () => import("~/features/verifactu/x");\n',
+      ),
+    ).toEqual([]);
+    expect(
+      await lint(
+        "app/ui/probe.ts",
+        'import { formatDate } from "~/platform/dates";\nexport const b = formatDate;\n',
+      ),
+    ).toEqual([]);
     // An arrow the graph has passes.
     expect(
       await lint(

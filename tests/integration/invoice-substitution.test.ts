@@ -15,7 +15,7 @@ import { purchasesOf } from "~/features/payments/purchases.server";
 import { registrationDocument } from "~/features/verifactu/record-xml";
 import { aeatDate } from "~/features/verifactu/aeat-formats";
 import { resetConfigForTests } from "~/platform/config.server";
-import { formatDate } from "~/ui/dates";
+import { formatDate } from "~/platform/dates";
 import { invoices, userActivityLog, verifactuRecords } from "~/platform/db/schema";
 import { huellasOf, schemaProblems } from "../support/aeat-schema";
 import { formPost, signedInCustomer, viewerOf } from "../support/customer-session";

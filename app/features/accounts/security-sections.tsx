@@ -2,7 +2,7 @@ import { KeyRound, Laptop, LogOut } from "lucide-react";
 import { useState } from "react";
 import { Form, useRevalidator } from "react-router";
 import { Button } from "~/ui/button";
-import { formatDate } from "~/ui/dates";
+import { formatDate } from "~/platform/dates";
 import { showToast } from "~/ui/toast";
 import { useHydrated } from "~/ui/use-hydrated";
 import { createPasskey, signInWithPasskey, type CeremonyOutcome } from "./passkey-browser";

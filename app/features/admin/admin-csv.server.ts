@@ -4,7 +4,7 @@ import { requireCapability, type Staff } from "~/features/identity/session.serve
 import type { Database } from "~/platform/db/client.server";
 import { getDb } from "~/platform/db/database.server";
 import { getLogger } from "~/platform/logger.server";
-import { SITE_TIME_ZONE } from "~/ui/dates";
+import { SITE_TIME_ZONE } from "~/platform/dates";
 import {
   adminViewFrom,
   exportCapabilities,

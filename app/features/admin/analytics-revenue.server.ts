@@ -2,7 +2,7 @@ import { and, count, eq, gte, notExists, sql } from "drizzle-orm";
 import { analyticsReport } from "~/features/analytics/analytics.server";
 import type { Database } from "~/platform/db/client.server";
 import { contactInquiries, paymentDayTotals, userRoles, users } from "~/platform/db/schema";
-import { SITE_TIME_ZONE } from "~/ui/dates";
+import { SITE_TIME_ZONE } from "~/platform/dates";
 import { pageNameOf } from "./page-names";
 
 /**

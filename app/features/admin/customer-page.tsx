@@ -12,7 +12,7 @@ import {
   isPreviewable,
 } from "~/features/support/support-ui";
 import { priorityLabel, ticketStatusLabel } from "~/features/support/ticket-rules";
-import { formatDate } from "~/ui/dates";
+import { formatDate } from "~/platform/dates";
 import { cardClasses } from "~/ui/form";
 import { DataTable } from "~/ui/signed-in/data-table";
 import { FactList, type Fact } from "~/ui/signed-in/fact-list";

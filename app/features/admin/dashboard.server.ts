@@ -2,7 +2,7 @@ import { and, count, eq, inArray, sql, sum } from "drizzle-orm";
 import { activeTicketStatuses } from "~/features/support/ticket-rules";
 import type { Database } from "~/platform/db/client.server";
 import { paymentDayTotals, supportTickets, users } from "~/platform/db/schema";
-import { SITE_TIME_ZONE } from "~/ui/dates";
+import { SITE_TIME_ZONE } from "~/platform/dates";
 import { paymentsTab } from "./tabs/payments-tab.server";
 import { ticketsTab } from "./tabs/tickets-tab.server";
 

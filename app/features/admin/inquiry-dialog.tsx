@@ -3,7 +3,7 @@ import { useId, useLayoutEffect, useRef, useState, type MouseEvent } from "react
 import { Form, Link, useNavigate, useNavigation } from "react-router";
 import { serviceCodeLabel } from "~/features/catalogue/services";
 import { Button, buttonClasses } from "~/ui/button";
-import { formatDate } from "~/ui/dates";
+import { formatDate } from "~/platform/dates";
 import { InquiryStateBadge, inquiryLinkSelector } from "./tabs/inquiries-table";
 
 export type DialogInquiry = {

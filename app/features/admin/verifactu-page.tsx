@@ -17,7 +17,7 @@ import { CORRECTION_FIELDS } from "~/features/verifactu/record-correction";
 import type { FormNotice, FormRefusal } from "~/platform/forms/form-answer";
 import { replyOf } from "~/platform/forms/form-answer";
 import { Button, buttonClasses } from "~/ui/button";
-import { formatDate } from "~/ui/dates";
+import { formatDate } from "~/platform/dates";
 import { cardClasses, Checkbox, Field, FormAlert, Select, TextArea } from "~/ui/form";
 import { formatCount } from "~/ui/numbers";
 import { DataTable } from "~/ui/signed-in/data-table";

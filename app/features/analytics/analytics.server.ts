@@ -12,7 +12,7 @@ import {
   analyticsEvents,
 } from "~/platform/db/schema";
 import { visitorKey } from "~/platform/security/client-address.server";
-import { SITE_TIME_ZONE } from "~/ui/dates";
+import { SITE_TIME_ZONE } from "~/platform/dates";
 import { analyticsKinds, listedReferrer, trackedPath } from "./analytics-rules";
 
 /** Raw events are kept this many days; after that only their day's totals remain. */

@@ -3,7 +3,7 @@ import type { Database } from "~/platform/db/client.server";
 import { getDb } from "~/platform/db/database.server";
 import { staffAuditLog } from "~/platform/db/schema";
 import { getLogger } from "~/platform/logger.server";
-import { formatDate, SITE_TIME_ZONE } from "~/ui/dates";
+import { formatDate, SITE_TIME_ZONE } from "~/platform/dates";
 import { actorRoleLabel, auditActionLabel, auditDetailsText } from "./audit-actions";
 import { recordStaffAction, type AuditActor } from "./audit.server";
 import { auditFilterDetails, auditViewFrom, type AuditFilters } from "./audit-view";

@@ -1,7 +1,7 @@
 import { Filter } from "lucide-react";
 import { Form, Link } from "react-router";
 import { Button } from "~/ui/button";
-import { formatDate } from "~/ui/dates";
+import { formatDate } from "~/platform/dates";
 import { cardClasses, Field, Select } from "~/ui/form";
 import { DataTable } from "~/ui/signed-in/data-table";
 import { DownloadLink } from "~/ui/signed-in/download-link";

@@ -18,7 +18,7 @@ import {
   verifactuDeliveries,
   verifactuRecords,
 } from "~/platform/db/schema";
-import { SITE_TIME_ZONE } from "~/ui/dates";
+import { SITE_TIME_ZONE } from "~/platform/dates";
 import { invoiceBookHeader, INVOICE_BOOK_PAGE_ROWS, invoiceBookPage } from "./invoice-book.server";
 
 /*

@@ -1,6 +1,6 @@
 import { BookOpen } from "lucide-react";
 import { Button } from "~/ui/button";
-import { SITE_TIME_ZONE } from "~/ui/dates";
+import { SITE_TIME_ZONE } from "~/platform/dates";
 import { Field } from "~/ui/form";
 
 const madridDay = new Intl.DateTimeFormat("en-CA", { timeZone: SITE_TIME_ZONE });

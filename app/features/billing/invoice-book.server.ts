@@ -8,7 +8,7 @@ import { invoices } from "~/platform/db/schema";
 import { zipStream } from "~/platform/files/zip.server";
 import { getLogger } from "~/platform/logger.server";
 import { annulledInvoice } from "~/features/verifactu/records.server";
-import { SITE_TIME_ZONE } from "~/ui/dates";
+import { SITE_TIME_ZONE } from "~/platform/dates";
 import { AMOUNT_STYLE, columnName, workbookEntries } from "./invoice-book-workbook.server";
 
 /*

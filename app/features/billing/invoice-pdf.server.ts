@@ -2,7 +2,7 @@ import PDFDocument from "pdfkit";
 import QRCode from "qrcode";
 import { formatPrice } from "~/features/catalogue/services";
 import type { invoices } from "~/platform/db/schema";
-import { formatDate } from "~/ui/dates";
+import { formatDate } from "~/platform/dates";
 
 type Invoice = typeof invoices.$inferSelect;
 type Pdf = InstanceType<typeof PDFDocument>;

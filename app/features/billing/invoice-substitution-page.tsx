@@ -3,7 +3,7 @@ import { Link, useNavigation } from "react-router";
 import { formatPrice } from "~/features/catalogue/services";
 import type { FormRefusal } from "~/platform/forms/form-answer";
 import { Button } from "~/ui/button";
-import { formatDate } from "~/ui/dates";
+import { formatDate } from "~/platform/dates";
 import { cardClasses, Field, ValidatedForm } from "~/ui/form";
 import { BILLING_FIELDS, BILLING_LIMITS } from "./billing-data";
 import { substitutionMessages, substitutionSchema } from "./invoice-substitution-form";

@@ -2,7 +2,7 @@ import { LogOut, Plus, UserRound } from "lucide-react";
 import type { ReactNode } from "react";
 import { Form, Link } from "react-router";
 import { Button, ButtonLink } from "~/ui/button";
-import { formatDate } from "~/ui/dates";
+import { formatDate } from "~/platform/dates";
 import {
   AccountTabPanel,
   AccountTabs,

@@ -1,6 +1,6 @@
 import { escapeHtml, renderMailLayout } from "~/platform/mail/html";
 import type { OutgoingMail } from "~/platform/mail/outbox.server";
-import { formatDate } from "~/ui/dates";
+import { formatDate } from "~/platform/dates";
 import { deliveryStatusLabel } from "./after-sale-status";
 
 type MailContext = { brandName: string; siteUrl: string };

@@ -24,7 +24,7 @@ export function deliveryStatusLabel(status: string): string {
  */
 export const WITHDRAWAL_DAYS = 14;
 
-/** The site's days are Madrid's (the contract is Spanish; `ui/dates.ts` shows the same zone). */
+/** The site's days are Madrid's (the contract is Spanish; `platform/dates.ts` shows the same zone). */
 const madridDays = new Intl.DateTimeFormat("en-CA", {
   timeZone: "Europe/Madrid",
   year: "numeric",

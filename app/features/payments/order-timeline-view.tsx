@@ -1,5 +1,5 @@
 import { Check, Circle } from "lucide-react";
-import { formatDate } from "~/ui/dates";
+import { formatDate } from "~/platform/dates";
 import type { OrderTimeline } from "./order-timeline";
 
 /**

@@ -11,7 +11,7 @@ import {
   WITHDRAWAL_DAYS,
 } from "./after-sale-status";
 import { countsInTotals, purchaseStatusLabel } from "./purchase-status";
-import { formatDate } from "~/ui/dates";
+import { formatDate } from "~/platform/dates";
 
 /** Who refunded: a staff member (name and e-mail, for the staff) or the provider's dashboard. */
 export type Refunder = { name: string | null; email: string | null } | null;

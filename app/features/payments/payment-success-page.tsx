@@ -3,7 +3,7 @@ import { Link } from "react-router";
 import { formatPrice } from "~/features/catalogue/services";
 import { VAT_INCLUDED } from "~/features/catalogue/vat";
 import { ButtonLink } from "~/ui/button";
-import { formatDate } from "~/ui/dates";
+import { formatDate } from "~/platform/dates";
 import type { PaymentReceipt } from "./payment-receipt.server";
 
 type AccountLinks = { purchases: string; support: string };

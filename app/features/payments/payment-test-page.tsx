@@ -5,7 +5,7 @@ import { purchaseStatusLabel } from "./purchase-status";
 import type { paymentTestOverview } from "./purchases.server";
 import { RefreshButton } from "~/ui/signed-in/refresh-button";
 import { DataTable } from "~/ui/signed-in/data-table";
-import { formatDate } from "~/ui/dates";
+import { formatDate } from "~/platform/dates";
 
 type PaymentTestOverview = Awaited<ReturnType<typeof paymentTestOverview>>;
 

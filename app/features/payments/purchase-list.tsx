@@ -2,7 +2,7 @@ import { FilePlus2, FileText, RotateCcw, Undo2 } from "lucide-react";
 import { Link } from "react-router";
 import { formatPrice } from "~/features/catalogue/services";
 import { VAT_INCLUDED } from "~/features/catalogue/vat";
-import { formatDate } from "~/ui/dates";
+import { formatDate } from "~/platform/dates";
 import { deliveryStatusLabel } from "./after-sale-status";
 import { dayAsDate, NOT_IN_TOTALS, type OrderTimeline } from "./order-timeline";
 import { OrderTimelineView } from "./order-timeline-view";

@@ -1,7 +1,7 @@
 import { formatPrice } from "~/features/catalogue/services";
 import { escapeHtml, renderMailLayout } from "~/platform/mail/html";
 import type { OutgoingMail } from "~/platform/mail/outbox.server";
-import { formatDate } from "~/ui/dates";
+import { formatDate } from "~/platform/dates";
 
 type Receipt = {
   to: string;

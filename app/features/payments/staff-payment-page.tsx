@@ -6,7 +6,7 @@ import { formatPrice } from "~/features/catalogue/services";
 import { VAT_INCLUDED } from "~/features/catalogue/vat";
 import type { FormRefusal } from "~/platform/forms/form-answer";
 import { Button } from "~/ui/button";
-import { formatDate } from "~/ui/dates";
+import { formatDate } from "~/platform/dates";
 import { FactList, type Fact } from "~/ui/signed-in/fact-list";
 import { cardClasses, Checkbox, Select, TextArea } from "~/ui/form";
 import { useIntentAnswer } from "~/ui/signed-in/intent-answer";

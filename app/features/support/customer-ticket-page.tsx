@@ -2,7 +2,7 @@ import { CheckCircle2 } from "lucide-react";
 import type { ReactNode } from "react";
 import { Form } from "react-router";
 import { Button } from "~/ui/button";
-import { formatDate } from "~/ui/dates";
+import { formatDate } from "~/platform/dates";
 import { cardClasses, FormAlert, TextArea } from "~/ui/form";
 import { useIntentAnswer } from "~/ui/signed-in/intent-answer";
 import type { CustomerTicket } from "./customer-tickets.server";

@@ -1,6 +1,6 @@
 import type { ReactNode } from "react";
 import { useNavigation } from "react-router";
-import { formatDate } from "~/ui/dates";
+import { formatDate } from "~/platform/dates";
 import { cardClasses, Field, Select, TextArea } from "~/ui/form";
 import type { newTicketPage } from "./customer-tickets.server";
 import { CustomerTicketForm, type TicketFormAnswer } from "./customer-ticket-form";

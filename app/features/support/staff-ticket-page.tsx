@@ -2,7 +2,7 @@ import { Save, Send } from "lucide-react";
 import { Link } from "react-router";
 import type { FormRefusal } from "~/platform/forms/form-answer";
 import { Button } from "~/ui/button";
-import { formatDate } from "~/ui/dates";
+import { formatDate } from "~/platform/dates";
 import { FactList, type Fact } from "~/ui/signed-in/fact-list";
 import { cardClasses, Select, TextArea } from "~/ui/form";
 import { useIntentAnswer } from "~/ui/signed-in/intent-answer";

@@ -1,6 +1,6 @@
 import { Paperclip } from "lucide-react";
 import { Link } from "react-router";
-import { formatDate } from "~/ui/dates";
+import { formatDate } from "~/platform/dates";
 import { Field } from "~/ui/form";
 import {
   ATTACHMENT_LIMITS,

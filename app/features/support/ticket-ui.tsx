@@ -1,6 +1,6 @@
 import { AlarmClock } from "lucide-react";
 import type { ReactNode } from "react";
-import { formatDate } from "~/ui/dates";
+import { formatDate } from "~/platform/dates";
 import { AttachmentList, type AttachmentItem } from "./support-ui";
 import { authorLabel, messageAnchor, type TicketReader } from "./ticket-rules";
 

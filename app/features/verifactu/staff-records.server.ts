@@ -20,7 +20,7 @@ import {
   verifactuSender,
   verifactuSubmissions,
 } from "~/platform/db/schema";
-import { SITE_TIME_ZONE } from "~/ui/dates";
+import { SITE_TIME_ZONE } from "~/platform/dates";
 import { latestRecordOfInvoice, recordCancellation, type VerifactuRecord } from "./records.server";
 import { cancellationRefusal, type RecordKind, type RecordState } from "./record-states";
 

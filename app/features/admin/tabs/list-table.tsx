@@ -1,6 +1,6 @@
 import type { ReactNode } from "react";
 import { DataTable } from "~/ui/signed-in/data-table";
-import { formatDate } from "~/ui/dates";
+import { formatDate } from "~/platform/dates";
 
 /** One column of an admin list: its header, its cell's classes beside the padding, its cell. */
 export type Column<Row> = {

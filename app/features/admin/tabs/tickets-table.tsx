@@ -2,7 +2,7 @@ import { Link } from "react-router";
 import { TicketPriorityBadge, TicketStatusBadge } from "~/features/support/support-ui";
 import { categoryLabel } from "~/features/support/ticket-rules";
 import { OverdueBadge } from "~/features/support/ticket-ui";
-import { formatDate } from "~/ui/dates";
+import { formatDate } from "~/platform/dates";
 import { dateColumn, ListTable, type Column } from "./list-table";
 import type { TicketRow } from "./tickets-tab.server";
 
