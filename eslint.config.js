@@ -16,8 +16,16 @@ function featureBoundaries() {
     return {
       files: [`app/features/${feature}/**/*.{ts,tsx}`],
       rules: {
-        "no-restricted-imports": ["error", { patterns: [{ regex, message }, NO_ROUTES] }],
-        "no-restricted-syntax": ["error", dynamicImportOf(regex, message), DYNAMIC_ROUTES],
+        "no-restricted-imports": [
+          "error",
+          { patterns: [{ regex, message }, NO_ROUTES, NO_LOCAL_SERVICES] },
+        ],
+        "no-restricted-syntax": [
+          "error",
+          dynamicImportOf(regex, message),
+          DYNAMIC_ROUTES,
+          DYNAMIC_LOCAL_SERVICES,
+        ],
       },
     };
   });
@@ -33,6 +41,17 @@ function dynamicImportOf(regex, message) {
     message,
   };
 }
+
+/**
+ * The local services (an AEAT stand-in) answer as outside services do, for development and
+ * tests: only the server's start loads them, dynamically, when configured; app/ never does.
+ */
+const LOCAL_SERVICES = "(^|/)local-services(/|$)";
+const NO_LOCAL_SERVICES = {
+  regex: LOCAL_SERVICES,
+  message: "Only server.ts loads a local service, when configured (docs/architecture.md).",
+};
+const DYNAMIC_LOCAL_SERVICES = dynamicImportOf(LOCAL_SERVICES, NO_LOCAL_SERVICES.message);
 
 /** Routes sit above features: a feature never imports one. */
 const ROUTES = "^(~/routes|(\\.\\./)+routes)(/|$)";
@@ -100,9 +119,11 @@ export default tseslint.config(
               ],
               message: "Routes call their feature's *.server.ts for data.",
             },
+            NO_LOCAL_SERVICES,
           ],
         },
       ],
+      "no-restricted-syntax": ["error", DYNAMIC_LOCAL_SERVICES],
     },
   },
   ...featureBoundaries(),
@@ -112,9 +133,15 @@ export default tseslint.config(
     rules: {
       "no-restricted-imports": [
         "error",
-        { patterns: [{ regex: ABOVE_PLATFORM, message: ABOVE_PLATFORM_MESSAGE }] },
+        {
+          patterns: [{ regex: ABOVE_PLATFORM, message: ABOVE_PLATFORM_MESSAGE }, NO_LOCAL_SERVICES],
+        },
       ],
-      "no-restricted-syntax": ["error", dynamicImportOf(ABOVE_PLATFORM, ABOVE_PLATFORM_MESSAGE)],
+      "no-restricted-syntax": [
+        "error",
+        dynamicImportOf(ABOVE_PLATFORM, ABOVE_PLATFORM_MESSAGE),
+        DYNAMIC_LOCAL_SERVICES,
+      ],
     },
   },
   {

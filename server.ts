@@ -459,7 +459,14 @@ async function ensureConfiguredAdmin(config: AppConfig, db: Database) {
  */
 async function startBillingRecordSender(config: AppConfig, db: Database) {
   try {
-    await startVerifactuWorker(db, { deferFirstPass: true });
+    await startVerifactuWorker(db, {
+      deferFirstPass: true,
+      // Loaded only when there is neither certificate nor endpoint (never in production).
+      startLocalAeat: () =>
+        import("./local-services/aeat-stand-in.server").then((standIn) =>
+          standIn.startAeatStandIn(),
+        ),
+    });
   } catch (error) {
     const logger = getLogger();
     logger.fatal({ err: error }, "VERI*FACTU: no se pudo iniciar el envío a la AEAT");

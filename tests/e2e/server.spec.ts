@@ -1,3 +1,5 @@
+import { readdirSync, readFileSync } from "node:fs";
+import path from "node:path";
 import { expect, test } from "@playwright/test";
 import { solveHumanCheck } from "../support/human-check";
 
@@ -191,4 +193,15 @@ test("the contact form's JSON answer before Express is the one the long way give
   });
   expect(sent.status()).toBe(200);
   expect(await sent.json()).toEqual({ notice: "sent" });
+});
+
+test("the built server holds the AEAT stand-in apart, loaded only without a certificate", () => {
+  // Its validations' texts live in a chunk of their own, which production never imports.
+  const refusal = "el bloque Destinatarios no puede estar cumplimentado";
+  const server = path.resolve("build/server");
+  expect(readFileSync(path.join(server, "index.js"), "utf8")).not.toContain(refusal);
+  const chunks = readdirSync(path.join(server, "assets")).filter((name) =>
+    readFileSync(path.join(server, "assets", name), "utf8").includes(refusal),
+  );
+  expect(chunks).toEqual([expect.stringMatching(/^aeat-stand-in\.server-[\w-]+\.js$/)]);
 });

@@ -175,6 +175,19 @@ describe("imports", () => {
         'import { sql } from "drizzle-orm/sql";\nexport const b = sql;\n',
       ),
     ).toContain("no-restricted-imports");
+    // Only the server's start loads a local service (the AEAT stand-in), when configured.
+    expect(
+      await lint(
+        "app/features/verifactu/probe.ts",
+        'import { a } from "../../../local-services/aeat-stand-in.server";\nexport const b = a;\n',
+      ),
+    ).toContain("no-restricted-imports");
+    expect(
+      await lint(
+        "app/routes/probe.ts",
+        'export const load = () => import("../../local-services/aeat-stand-in.server");\n',
+      ),
+    ).toContain("no-restricted-syntax");
     // An arrow the graph has passes, dynamic or not, and platform may import platform.
     expect(
       await lint(

@@ -72,10 +72,13 @@ function ownFile(specifier: string, from: string): string | undefined {
     .find((candidate) => existsSync(candidate) && /\.tsx?$/.test(candidate));
 }
 
+/** Our own files loaded with the start modules. */
+const filesLoadedAtStart = new Set<string>();
+
 /** Every package loaded with the start modules, with the first module found importing it. */
 function packagesLoadedAtStart(): Map<string, string> {
   const packages = new Map<string, string>();
-  const seen = new Set<string>();
+  const seen = filesLoadedAtStart;
   const queue = startModules();
   while (queue.length > 0) {
     const file = queue.shift()!;
@@ -97,6 +100,17 @@ describe("the server's start", () => {
   it("finds the packages the start does load (the walk itself works)", () => {
     expect([...loaded.keys()]).toEqual(
       expect.arrayContaining(["express", "@electric-sql/pglite", "react-router"]),
+    );
+  });
+
+  it("loads no local service (the AEAT stand-in): server.ts imports it only when configured", () => {
+    const local = [...filesLoadedAtStart]
+      .map((file) => path.relative(root, file))
+      .filter((file) => file.startsWith("local-services/"));
+    expect(local).toEqual([]);
+    // The walk does reach server.ts, which names the stand-in in a dynamic import().
+    expect(readFileSync(path.join(root, "server.ts"), "utf8")).toContain(
+      'import("./local-services/aeat-stand-in.server")',
     );
   });
 

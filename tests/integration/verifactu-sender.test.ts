@@ -1,6 +1,6 @@
 import { asc, eq, gt } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startAeatStandIn, type AeatStandIn } from "~/features/verifactu/aeat-stand-in.server";
+import { startAeatStandIn, type AeatStandIn } from "../../local-services/aeat-stand-in.server";
 import { aeatTransport, type AeatTransport } from "~/features/verifactu/aeat-transport.server";
 import {
   correctRecord,
@@ -442,7 +442,9 @@ describe("the VERI*FACTU sender", () => {
     await database.db.update(verifactuSender).set({ nextSendAt: null, failures: 0 });
     const before = await lastRecordId();
     await payments(2);
-    const worker = await startVerifactuWorker(database.db);
+    // Without one it has nowhere to send, and says so.
+    await expect(startVerifactuWorker(database.db)).rejects.toThrow(/VERIFACTU_ENDPOINT/);
+    const worker = await startVerifactuWorker(database.db, { startLocalAeat: startAeatStandIn });
     expect(worker).toBeDefined();
     try {
       await expect
@@ -464,6 +466,7 @@ describe("the VERI*FACTU sender", () => {
     const worker = await startVerifactuWorker(database.db, {
       deferFirstPass: true,
       pollIntervalMs: 60 * 60_000,
+      startLocalAeat: startAeatStandIn,
     });
     expect(worker).toBeDefined();
     try {

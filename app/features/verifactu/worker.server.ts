@@ -4,7 +4,6 @@ import type { Database } from "~/platform/db/client.server";
 import { getDb } from "~/platform/db/database.server";
 import { PollingLoop, type StartOptions } from "~/platform/background/polling-loop";
 import { getLogger } from "~/platform/logger.server";
-import { startAeatStandIn, type AeatStandIn } from "./aeat-stand-in.server";
 import {
   aeatEndpoint,
   aeatTransport,
@@ -19,7 +18,18 @@ import { sendPendingRecords, type SendReport } from "./sender.server";
  */
 const POLL_INTERVAL_MS = 5_000;
 
-export type WorkerOptions = StartOptions & { pollIntervalMs?: number };
+/** A local service that answers as AEAT does (local-services/aeat-stand-in.server.ts). */
+export type LocalAeat = { url: string; close(): Promise<void> };
+
+export type WorkerOptions = StartOptions & {
+  pollIntervalMs?: number;
+  /**
+   * Starts a local AEAT stand-in, for a site with neither certificate nor VERIFACTU_ENDPOINT
+   * (never in production): given by the server, which loads it only then, so the stand-in is
+   * no part of what production loads.
+   */
+  startLocalAeat?: () => Promise<LocalAeat>;
+};
 
 /**
  * Sends the queued records from inside the server process: polls, and is woken after a
@@ -87,15 +97,17 @@ export class VerifactuWorker {
   }
 }
 
-type Running = { worker: VerifactuWorker; standIn?: AeatStandIn };
+type Running = { worker: VerifactuWorker; standIn?: LocalAeat };
 const holder = globalThis as typeof globalThis & { __verifactuWorker?: Promise<Running> };
 
 /**
  * AEAT with the company's certificate; without one (never in production: the configuration
  * refuses to start) the endpoint of VERIFACTU_ENDPOINT if it is a local stand-in, or else one
- * started in this process on 127.0.0.1.
+ * started in this process on 127.0.0.1 by `startLocalAeat`.
  */
-async function chooseTransport(): Promise<{ transport: AeatTransport; standIn?: AeatStandIn }> {
+async function chooseTransport(
+  startLocalAeat: WorkerOptions["startLocalAeat"],
+): Promise<{ transport: AeatTransport; standIn?: LocalAeat }> {
   const { verifactu, isProduction } = getConfig();
   if (verifactu.certificateFile) {
     const certificate = loadCertificate(verifactu.certificateFile, verifactu.certificatePassword);
@@ -103,7 +115,9 @@ async function chooseTransport(): Promise<{ transport: AeatTransport; standIn?: 
   }
   if (isProduction) throw new Error("VERIFACTU_CERT_FILE: obligatorio en producción");
   if (verifactu.endpoint) return { transport: aeatTransport(verifactu.endpoint) };
-  const standIn = await startAeatStandIn();
+  if (!startLocalAeat)
+    throw new Error("VERI*FACTU: sin certificado ni VERIFACTU_ENDPOINT no hay a quién enviar");
+  const standIn = await startLocalAeat();
   getLogger().info(
     { url: standIn.url },
     "VERI*FACTU: sin certificado, los registros van al simulador local de la AEAT",
@@ -117,7 +131,7 @@ async function chooseTransport(): Promise<{ transport: AeatTransport; standIn?: 
  */
 export function startVerifactuWorker(
   db: Database = getDb(),
-  { pollIntervalMs, ...options }: WorkerOptions = {},
+  { pollIntervalMs, startLocalAeat, ...options }: WorkerOptions = {},
 ): Promise<VerifactuWorker | undefined> {
   const { verifactu, isProduction } = getConfig();
   const logger = getLogger();
@@ -128,7 +142,7 @@ export function startVerifactuWorker(
     );
     return Promise.resolve(undefined);
   }
-  holder.__verifactuWorker ??= chooseTransport().then(({ transport, standIn }) => {
+  holder.__verifactuWorker ??= chooseTransport(startLocalAeat).then(({ transport, standIn }) => {
     const send = () => sendPendingRecords(db, { transport });
     const worker = new VerifactuWorker(send, logger, pollIntervalMs);
     worker.start(options);

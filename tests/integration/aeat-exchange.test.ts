@@ -1,12 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { verifactuRecords } from "~/platform/db/schema";
-import { parseAeatResponse } from "./aeat-response.server";
-import { startAeatStandIn, type AeatStandIn } from "./aeat-stand-in.server";
-import { aeatTransport } from "./aeat-transport.server";
-import { altaHash } from "./record-hash.server";
-import { NAMESPACES, soapEnvelope } from "./record-xml";
-import { deliveryState } from "./sender.server";
-import { verifactuSystem } from "./system";
+import { parseAeatResponse } from "~/features/verifactu/aeat-response.server";
+import { startAeatStandIn, type AeatStandIn } from "../../local-services/aeat-stand-in.server";
+import { aeatTransport } from "~/features/verifactu/aeat-transport.server";
+import { altaHash } from "~/features/verifactu/record-hash.server";
+import { NAMESPACES, soapEnvelope } from "~/features/verifactu/record-xml";
+import { deliveryState } from "~/features/verifactu/sender.server";
+import { verifactuSystem } from "~/features/verifactu/system";
 
 type VerifactuRecord = typeof verifactuRecords.$inferSelect;
 

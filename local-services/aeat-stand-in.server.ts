@@ -2,9 +2,15 @@ import { randomBytes } from "node:crypto";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { isValidSpanishTaxId } from "~/platform/validation/spanish-tax-id";
-import { altaHash, anulacionHash } from "./record-hash.server";
-import { escapeXml, MAX_RECORDS_PER_REQUEST, NAMESPACES } from "./record-xml";
-import { childNamed, childrenNamed, parseXml, textOf, type XmlElement } from "./xml-tree.server";
+import { altaHash, anulacionHash } from "~/features/verifactu/record-hash.server";
+import { escapeXml, MAX_RECORDS_PER_REQUEST, NAMESPACES } from "~/features/verifactu/record-xml";
+import {
+  childNamed,
+  childrenNamed,
+  parseXml,
+  textOf,
+  type XmlElement,
+} from "~/features/verifactu/xml-tree.server";
 
 /**
  * A local stand-in for AEAT's VerifactuSOAP service, for development and tests only (like the
