@@ -324,7 +324,7 @@ describe("the Tickets tab", () => {
     );
     expect(response.headers.get("Content-Type")).toBe("text/csv; charset=utf-8");
     expect(response.headers.get("Content-Disposition")).toMatch(
-      /^attachment; filename="tickets-\d{4}-\d{2}-\d{2}\.csv"$/,
+      /^attachment; filename="tickets-\d{4}-\d{2}-\d{2}\.csv"; filename\*=UTF-8''tickets-\d{4}-\d{2}-\d{2}\.csv$/,
     );
     const lines = (await response.text())
       .replace(/^\uFEFF/, "")

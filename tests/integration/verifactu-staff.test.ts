@@ -472,7 +472,9 @@ describe("the records' XML export", () => {
     expect(response.status).toBe(200);
     expect(response.headers.get("Content-Type")).toBe("application/zip");
     const base = `registros-verifactu-${today()}-a-${today()}`;
-    expect(response.headers.get("Content-Disposition")).toBe(`attachment; filename="${base}.zip"`);
+    expect(response.headers.get("Content-Disposition")).toBe(
+      `attachment; filename="${base}.zip"; filename*=UTF-8''${base}.zip`,
+    );
     const files = await unzipped(bytes);
     expect([...files.keys()]).toEqual([`${base}-001.xml`]);
     const xml = files.get(`${base}-001.xml`)!.toString();

@@ -3,7 +3,7 @@ import { recordStaffAction } from "~/features/audit/audit.server";
 import { requireCapability, type Staff } from "~/features/identity/session.server";
 import type { Database } from "~/platform/db/client.server";
 import { getDb } from "~/platform/db/database.server";
-import { getLogger } from "~/platform/logger.server";
+import { downloadResponse, snapshotPages, textStream } from "~/platform/http/downloads.server";
 import { SITE_TIME_ZONE } from "~/platform/dates";
 import {
   adminViewFrom,
@@ -89,14 +89,25 @@ export async function adminExport(url: URL): Promise<Response> {
   const tab = view.tab;
   const db = getDb();
   const { total, capped } = await countList(db, { ...view, tab });
-  const headers = new Headers({
-    "Content-Type": "text/csv; charset=utf-8",
-    "Content-Disposition": `attachment; filename="${csvFileName(tab, new Date())}"`,
-    "Cache-Control": "no-store",
+  const pages = snapshotPages<string, PageEnd>(
+    db,
+    async (tx, after) => {
+      const page = await csvPage(tx, tab, { ...view, tab }, after);
+      const full = page.rows === EXPORT_PAGE_ROWS;
+      return {
+        page: page.lines ?? "",
+        next: full ? { time: page.time!, tieBreak: page.tieBreak! } : undefined,
+      };
+    },
+    "admin CSV export",
+  );
+  const response = downloadResponse(textStream(csvHeader(tab), pages), {
+    fileName: csvFileName(tab, new Date()),
+    contentType: "text/csv; charset=utf-8",
   });
   // Lets the download show a percentage; a capped search count would be a guess.
-  if (!capped) headers.set("X-Total-Rows", String(total));
-  return new Response(pagedStream(db, tab, { ...view, tab }), { headers });
+  if (!capped) response.headers.set("X-Total-Rows", String(total));
+  return response;
 }
 
 /**
@@ -120,49 +131,4 @@ export async function staffExport(url: URL, staff: Staff): Promise<Response> {
     },
   });
   return adminExport(url);
-}
-
-function pagedStream(db: Database, tab: AdminListTab, view: AdminView): ReadableStream<Uint8Array> {
-  const encoder = new TextEncoder();
-  let cancelled = false;
-  let wake: (() => void) | undefined;
-  const readerWants = () => new Promise<void>((resolve) => (wake = resolve));
-  return new ReadableStream<Uint8Array>(
-    {
-      start(controller) {
-        controller.enqueue(encoder.encode(csvHeader(tab)));
-        db.transaction(
-          async (tx) => {
-            let after: PageEnd | undefined;
-            for (;;) {
-              const page = await csvPage(tx, tab, view, after);
-              if (page.lines) controller.enqueue(encoder.encode(page.lines));
-              if (page.rows < EXPORT_PAGE_ROWS) return;
-              after = { time: page.time!, tieBreak: page.tieBreak! };
-              // Backpressure: no page beyond this one until the client has read it.
-              while (!cancelled && (controller.desiredSize ?? 0) <= 0) await readerWants();
-              if (cancelled) return;
-            }
-          },
-          { isolationLevel: "repeatable read", accessMode: "read only" },
-        ).then(
-          () => {
-            if (!cancelled) controller.close();
-          },
-          (error: unknown) => {
-            getLogger().error({ err: error }, "admin CSV export failed");
-            if (!cancelled) controller.error(error);
-          },
-        );
-      },
-      pull() {
-        wake?.();
-      },
-      cancel() {
-        cancelled = true;
-        wake?.();
-      },
-    },
-    { highWaterMark: 8 },
-  );
 }

@@ -10,14 +10,16 @@ import {
   cancelRecord,
   countRecords,
   listRecords,
-  recordsOfPeriod,
+  periodRecordsPage,
   verifactuQueue,
 } from "~/features/verifactu/staff-records.server";
 import { CANCELLATION_REASON_MAX } from "~/features/verifactu/record-states";
 import { getConfig } from "~/platform/config.server";
 import { hasControlCharacters } from "~/platform/validation/aeat-text";
 import { getDb } from "~/platform/db/database.server";
+import type { VerifactuRecord } from "~/features/verifactu/records.server";
 import { zipStream, type ZipEntry } from "~/platform/files/zip.server";
+import { downloadResponse, snapshotPages } from "~/platform/http/downloads.server";
 import { notice, readForm, refuse } from "~/platform/http/form-reply.server";
 import { redirectWithToast } from "~/platform/http/toast.server";
 import { getLogger } from "~/platform/logger.server";
@@ -185,27 +187,28 @@ export function verifactuExport(url: URL): Response {
       { status: 400, headers: { "Content-Type": "text/plain; charset=utf-8" } },
     );
   const base = exportBaseName(from, to);
-  const pages = recordsOfPeriod(getDb(), { from, to }, MAX_RECORDS_PER_REQUEST);
+  // The records in chain order, 1,000 a document (a request's most), from one snapshot.
+  const pages = snapshotPages<VerifactuRecord[], number>(
+    getDb(),
+    async (tx, after) => {
+      const page = await periodRecordsPage(tx, { from, to }, after, MAX_RECORDS_PER_REQUEST);
+      const full = page.length === MAX_RECORDS_PER_REQUEST;
+      return { page, next: full ? page.at(-1)!.id : undefined };
+    },
+    "the Verifactu export",
+  );
   async function* documents(): AsyncGenerator<ZipEntry> {
     let part = 0;
-    try {
-      for await (const page of pages) {
-        part += 1;
-        const name = `${base}-${String(part).padStart(3, "0")}.xml`;
-        yield { name, data: Buffer.from(registrationDocument(page)) };
-      }
-    } catch (error) {
-      getLogger().error({ err: error }, "the Verifactu export failed");
-      throw error;
+    for await (const page of pages) {
+      if (page.length === 0) continue;
+      part += 1;
+      const name = `${base}-${String(part).padStart(3, "0")}.xml`;
+      yield { name, data: Buffer.from(registrationDocument(page)) };
     }
   }
-  return new Response(zipStream(documents()), {
-    headers: {
-      "Content-Type": "application/zip",
-      "Content-Disposition": `attachment; filename="${base}.zip"`,
-      "Cache-Control": "private, no-store",
-      "X-Content-Type-Options": "nosniff",
-    },
+  return downloadResponse(zipStream(documents()), {
+    fileName: `${base}.zip`,
+    contentType: "application/zip",
   });
 }
 

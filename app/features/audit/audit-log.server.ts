@@ -2,7 +2,7 @@ import { and, count, desc, eq, gte, ilike, lt, or, sql, type SQL } from "drizzle
 import type { Database } from "~/platform/db/client.server";
 import { getDb } from "~/platform/db/database.server";
 import { staffAuditLog } from "~/platform/db/schema";
-import { getLogger } from "~/platform/logger.server";
+import { downloadResponse, snapshotPages, textStream } from "~/platform/http/downloads.server";
 import { formatDate, SITE_TIME_ZONE } from "~/platform/dates";
 import { actorRoleLabel, auditActionLabel, auditDetailsText } from "./audit-actions";
 import { recordStaffAction, type AuditActor } from "./audit.server";
@@ -162,7 +162,8 @@ async function csvPage(db: Database, filters: AuditFilters, after?: PageEnd) {
 
 /**
  * The CSV of the rows the filters in `url` match (every page), semicolon-separated with the
- * UTF-8 byte order mark a Spanish Excel needs, streamed a page at a time as the client reads.
+ * UTF-8 byte order mark a Spanish Excel needs, streamed a page at a time as the client reads,
+ * all from one snapshot of the log.
  * The export itself is an audited action: its row, with the filters, is written first.
  */
 export async function auditLogExport(url: URL, actor: AuditActor): Promise<Response> {
@@ -173,39 +174,23 @@ export async function auditLogExport(url: URL, actor: AuditActor): Promise<Respo
     action: "export.audit",
     details: auditFilterDetails(view),
   });
-  const encoder = new TextEncoder();
-  let started = false;
-  let last: PageEnd | undefined;
-  let done = false;
-  const body = new ReadableStream<Uint8Array>({
-    async pull(controller) {
-      try {
-        if (!started) {
-          started = true;
-          controller.enqueue(encoder.encode(`\uFEFF${AUDIT_CSV_COLUMNS.join(";")}\r\n`));
-          return;
-        }
-        if (done) return controller.close();
-        const rows = await csvPage(db, view, last);
-        if (rows.length > 0) controller.enqueue(encoder.encode(rows.map(auditCsvLine).join("")));
-        const end = rows.at(-1);
-        if (end) last = { atKey: end.atKey, id: end.id };
-        if (rows.length < AUDIT_EXPORT_PAGE_ROWS) {
-          done = true;
-          controller.close();
-        }
-      } catch (error) {
-        getLogger().error({ err: error }, "the audit log export failed");
-        controller.error(error);
-      }
+  const pages = snapshotPages<string, PageEnd>(
+    db,
+    async (tx, after) => {
+      const rows = await csvPage(tx, view, after);
+      const end = rows.at(-1);
+      return {
+        page: rows.map(auditCsvLine).join(""),
+        next:
+          end && rows.length === AUDIT_EXPORT_PAGE_ROWS
+            ? { atKey: end.atKey, id: end.id }
+            : undefined,
+      };
     },
-  });
-  return new Response(body, {
-    headers: {
-      "Content-Type": "text/csv; charset=utf-8",
-      "Content-Disposition": `attachment; filename="${auditCsvFileName(new Date())}"`,
-      "Cache-Control": "private, no-store",
-      "X-Content-Type-Options": "nosniff",
-    },
+    "the audit log export",
+  );
+  return downloadResponse(textStream(`\uFEFF${AUDIT_CSV_COLUMNS.join(";")}\r\n`, pages), {
+    fileName: auditCsvFileName(new Date()),
+    contentType: "text/csv; charset=utf-8",
   });
 }

@@ -6,7 +6,7 @@ import { getConfig } from "~/platform/config.server";
 import { getDb } from "~/platform/db/database.server";
 import { invoices } from "~/platform/db/schema";
 import { zipStream } from "~/platform/files/zip.server";
-import { getLogger } from "~/platform/logger.server";
+import { downloadResponse, snapshotPages, textStream } from "~/platform/http/downloads.server";
 import { annulledInvoice } from "~/features/verifactu/records.server";
 import { SITE_TIME_ZONE } from "~/platform/dates";
 import { AMOUNT_STYLE, columnName, workbookEntries } from "./invoice-book-workbook.server";
@@ -328,15 +328,6 @@ export function invoiceBookFileName(
   return `${from.slice(0, 4)}${taxId}E${name} ${from} a ${to}.${format}`;
 }
 
-/** An attachment's header for a name with spaces and accents (RFC 6266, RFC 8187). */
-export function attachmentDisposition(fileName: string) {
-  const ascii = fileName
-    .normalize("NFD")
-    .replace(/[^\x20-\x7e]/g, "")
-    .replace(/["\\]/g, "");
-  return `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(fileName)}`;
-}
-
 const CONTENT_TYPES: Record<InvoiceBookFormat, string> = {
   xlsx: "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
   csv: "text/csv; charset=utf-8",
@@ -360,17 +351,11 @@ export function invoiceBookDownload(url: URL): Response {
     });
   const format = formatOf(url);
   const pages = bookPages(getDb(), period, format);
-  return new Response(
+  return downloadResponse(
     format === "xlsx"
       ? zipStream(workbookEntries(INVOICE_BOOK_HEADER, pages))
       : textStream(invoiceBookHeader(), pages),
-    {
-      headers: {
-        "Content-Type": CONTENT_TYPES[format],
-        "Content-Disposition": attachmentDisposition(invoiceBookFileName(period, format)),
-        "Cache-Control": "no-store",
-      },
-    },
+    { fileName: invoiceBookFileName(period, format), contentType: CONTENT_TYPES[format] },
   );
 }
 
@@ -390,91 +375,29 @@ export async function staffInvoiceBookDownload(url: URL, staff: AuditActor): Pro
   return invoiceBookDownload(url);
 }
 
-/** A promise with its resolve at hand: the hand-over between the snapshot and the reader. */
-function handOver<T = void>() {
-  let resolve!: (value: T) => void;
-  const promise = new Promise<T>((done) => (resolve = done));
-  return { promise, resolve };
-}
+/** Where the next page starts: after an invoice, at a row of the sheet. */
+type BookCursor = { after: PageEnd; firstRow: number };
 
-type Offered = { lines: string; last: boolean } | { error: unknown };
-
-/**
- * The period's entries page by page, all read in one read-only snapshot that lasts as long as
- * the download; a page is read only when the reader has taken the one before (a slow client
- * holds one page, not the book), and a reader who stops ends the snapshot.
- */
-async function* bookPages(
-  db: Database,
-  period: InvoiceBookPeriod,
-  format: InvoiceBookFormat,
-): AsyncGenerator<string> {
-  let wanted = handOver();
-  let offered = handOver<Offered>();
-  let stopped = false;
-  const reading = db
-    .transaction(
-      async (tx) => {
-        let after: PageEnd | undefined;
-        let firstRow = INVOICE_BOOK_HEADER.length + 1;
-        for (;;) {
-          await wanted.promise;
-          wanted = handOver();
-          if (stopped) return;
-          const page = await invoiceBookPage(
-            tx,
-            period,
-            after,
-            INVOICE_BOOK_PAGE_ROWS,
-            format,
-            firstRow,
-          );
-          const last = page.rows < INVOICE_BOOK_PAGE_ROWS;
-          offered.resolve({ lines: page.lines, last });
-          if (last) return;
-          after = page.last;
-          firstRow += page.rows;
-        }
-      },
-      { isolationLevel: "repeatable read", accessMode: "read only" },
-    )
-    .catch((error: unknown) => {
-      getLogger().error({ err: error }, "invoice book export failed");
-      offered.resolve({ error });
-    });
-  try {
-    for (;;) {
-      wanted.resolve();
-      const next = await offered.promise;
-      offered = handOver<Offered>();
-      if ("error" in next) throw next.error;
-      if (next.lines) yield next.lines;
-      if (next.last) break;
-    }
-    await reading;
-  } finally {
-    stopped = true;
-    wanted.resolve();
-  }
-}
-
-/** A text file: its first line, then what `pages` yields, read as the client reads. */
-function textStream(first: string, pages: AsyncGenerator<string>): ReadableStream<Uint8Array> {
-  const encoder = new TextEncoder();
-  let started = false;
-  return new ReadableStream<Uint8Array>({
-    async pull(controller) {
-      if (!started) {
-        started = true;
-        controller.enqueue(encoder.encode(first));
-        return;
-      }
-      const next = await pages.next();
-      if (next.done) controller.close();
-      else controller.enqueue(encoder.encode(next.value));
+/** The period's entries page by page, in one snapshot (platform/http/downloads.server.ts). */
+function bookPages(db: Database, period: InvoiceBookPeriod, format: InvoiceBookFormat) {
+  return snapshotPages<string, BookCursor>(
+    db,
+    async (tx, cursor) => {
+      const firstRow = cursor?.firstRow ?? INVOICE_BOOK_HEADER.length + 1;
+      const page = await invoiceBookPage(
+        tx,
+        period,
+        cursor?.after,
+        INVOICE_BOOK_PAGE_ROWS,
+        format,
+        firstRow,
+      );
+      const full = page.rows === INVOICE_BOOK_PAGE_ROWS && page.last;
+      return {
+        page: page.lines,
+        next: full ? { after: page.last!, firstRow: firstRow + page.rows } : undefined,
+      };
     },
-    async cancel() {
-      await pages.return(undefined);
-    },
-  });
+    "invoice book export",
+  );
 }

@@ -1,8 +1,9 @@
-import { ArrowLeft, FileCheck2, FileText } from "lucide-react";
-import { Link, useNavigation } from "react-router";
+import { FileCheck2, FileText } from "lucide-react";
+import { useNavigation } from "react-router";
 import { formatPrice } from "~/features/catalogue/services";
 import type { FormRefusal } from "~/platform/forms/form-answer";
 import { Button } from "~/ui/button";
+import { RecordPageHead } from "~/ui/signed-in/page-head";
 import { formatDate } from "~/platform/dates";
 import { cardClasses, Field, ValidatedForm } from "~/ui/form";
 import { BILLING_FIELDS, BILLING_LIMITS } from "./billing-data";
@@ -28,14 +29,10 @@ export function SubstitutionPage({
   const { invoice, substitute, refusal } = page;
   return (
     <section className="mx-auto max-w-2xl px-4 py-12 sm:px-6">
-      <Link
-        to={purchasesPath}
-        className="inline-flex items-center gap-1 text-sm font-semibold text-brand-700 underline"
-      >
-        <ArrowLeft className="size-4" aria-hidden />
-        Volver a Compras
-      </Link>
-      <h1 className="mt-4 text-3xl font-bold tracking-tight">Pedir factura completa</h1>
+      <RecordPageHead
+        back={{ to: purchasesPath, label: "Volver a Compras" }}
+        title="Pedir factura completa"
+      />
       <div className={`${cardClasses} mt-6 space-y-4`}>
         <p>
           Factura simplificada <strong>{invoice.number}</strong> · {invoice.description} ·{" "}

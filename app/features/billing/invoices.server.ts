@@ -7,6 +7,7 @@ import { isUuid } from "~/platform/db/ids";
 import { invoiceCounters, invoices, profiles, purchases } from "~/platform/db/schema";
 import { SITE_TIME_ZONE } from "~/platform/dates";
 import type { BillingData } from "./billing-data";
+import { profileBillingOf } from "./profile-billing.server";
 import {
   correctiveInvoiceType,
   isCompleteInvoice,
@@ -304,24 +305,13 @@ export async function substitutionOf(userId: string, invoiceId: string) {
   return getDb().transaction(async (tx) => {
     const facts = await substitutionFactsOf(tx, invoiceId);
     if (!facts || facts.userId !== userId) return undefined;
-    const [profile] = await tx
-      .select({
-        fullName: profiles.fullName,
-        name: profiles.billingName,
-        taxId: profiles.taxId,
-        address: profiles.billingAddress,
-      })
-      .from(profiles)
-      .where(eq(profiles.id, userId));
+    const { fullName, ...profile } = await profileBillingOf(userId, tx);
     return {
       invoice: facts.invoice,
       substitute: facts.substitute,
       refusal: substitutionRefusal(facts),
-      profileBilling: {
-        name: profile?.name || profile?.fullName || "",
-        taxId: profile?.taxId ?? "",
-        address: profile?.address ?? "",
-      },
+      // A complete invoice names someone: the full name when no billing name was kept.
+      profileBilling: { ...profile, name: profile.name || fullName },
     };
   });
 }

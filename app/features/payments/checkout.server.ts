@@ -1,10 +1,11 @@
+import { profileBillingOf } from "~/features/billing/profile-billing.server";
 import { eq } from "drizzle-orm";
 import { data, redirect } from "react-router";
 import { serviceById, serviceBySlug, type Service } from "~/features/catalogue/services";
 import { getViewer, type Viewer } from "~/features/identity/session.server";
 import { getConfig } from "~/platform/config.server";
 import { getDb } from "~/platform/db/database.server";
-import { profiles, purchases } from "~/platform/db/schema";
+import { purchases } from "~/platform/db/schema";
 import { checkForm, type FormRefusal } from "~/platform/forms/form-answer";
 import { readForm, refuse, type RefuseInit } from "~/platform/http/form-reply.server";
 import { getLogger } from "~/platform/logger.server";
@@ -30,19 +31,8 @@ const CHECKOUTS_PER_CUSTOMER = { limit: 10, windowMs: 10 * 60_000 };
 
 /** The profile's billing data, '' where it holds nothing. */
 async function profileBilling(userId: string): Promise<CheckoutBilling> {
-  const [profile] = await getDb()
-    .select({
-      name: profiles.billingName,
-      taxId: profiles.taxId,
-      address: profiles.billingAddress,
-    })
-    .from(profiles)
-    .where(eq(profiles.id, userId));
-  return {
-    name: profile?.name ?? "",
-    taxId: profile?.taxId ?? "",
-    address: profile?.address ?? "",
-  };
+  const { name, taxId, address } = await profileBillingOf(userId);
+  return { name, taxId, address };
 }
 
 export type PurchasePageData = {

@@ -342,30 +342,25 @@ export async function latestRecordStates(
 export const EXPORT_PAGE_RECORDS = 1000;
 
 /**
- * The records generated in a period (Madrid days, both included), in chain order, a page at a
- * time: a year of records is never in memory at once.
+ * One page of a period's records, oldest first, after the record `after` (by id): the export
+ * reads a period page by page (platform/http/downloads.server.ts).
  */
-export async function* recordsOfPeriod(
+export function periodRecordsPage(
   reader: Reader,
   period: { from: string; to: string },
+  after: number | undefined,
   pageSize = EXPORT_PAGE_RECORDS,
-): AsyncGenerator<VerifactuRecord[]> {
-  let after = 0;
-  for (;;) {
-    const page = await reader
-      .select()
-      .from(verifactuRecords)
-      .where(
-        and(
-          gte(verifactuRecords.createdAt, startOfDay(period.from)),
-          lt(verifactuRecords.createdAt, endOfDay(period.to)),
-          gt(verifactuRecords.id, after),
-        ),
-      )
-      .orderBy(asc(verifactuRecords.id))
-      .limit(pageSize);
-    if (page.length > 0) yield page;
-    if (page.length < pageSize) return;
-    after = page.at(-1)!.id;
-  }
+): Promise<VerifactuRecord[]> {
+  return reader
+    .select()
+    .from(verifactuRecords)
+    .where(
+      and(
+        gte(verifactuRecords.createdAt, startOfDay(period.from)),
+        lt(verifactuRecords.createdAt, endOfDay(period.to)),
+        after === undefined ? undefined : gt(verifactuRecords.id, after),
+      ),
+    )
+    .orderBy(asc(verifactuRecords.id))
+    .limit(pageSize);
 }
