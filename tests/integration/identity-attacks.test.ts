@@ -475,6 +475,39 @@ describe("step-up: sensitive changes ask who you are when the session is older t
     expect(await staffRoleOf(target.userId)).toBe("support");
   });
 
+  it("asks a stale session to confirm before the app's codes are turned off, started or renewed", async () => {
+    // Found by hand: a session 30 minutes old turned the factor off with the password alone, so a
+    // stolen session and a known password could strip the second factor (or take new recovery
+    // codes, a way in of their own) without the phone the proof at /confirmar-identidad asks for.
+    const password = "Cliente-contraseña-paso-9";
+    const made = await signedInCustomer("paso-factor@example.com", { password });
+    const { cookie, secret } = await enrolTotp(made.cookie, password);
+    await ageSessions(made.userId, 11);
+    const viewer = (await viewerOf(cookie))!;
+    for (const intent of ["disable", "recovery-codes", "start"]) {
+      const answer = (await thrownBy(() =>
+        secondFactorSettingsAction(
+          {
+            request: formPost(
+              "/mi-cuenta/seguridad",
+              { intent, password, code: totpCode(secret) },
+              cookie,
+            ),
+            clientAddress: "192.0.2.45",
+          },
+          viewer,
+          "/mi-cuenta/seguridad",
+        ),
+      )) as Response;
+      expect(answer.status, intent).toBe(302);
+      expect(answer.headers.get("Location"), intent).toBe(
+        "/confirmar-identidad?volver=%2Fmi-cuenta%2Fseguridad",
+      );
+    }
+    const [user] = await database.db.select().from(users).where(eq(users.id, made.userId));
+    expect(user!.twoFactorEnabled).toBe(true);
+  });
+
   it("guards every sensitive door: exports, factor resets, refunds, anulaciones, passkeys and sessions", async () => {
     const admin = await staffOf("paso-puertas@example.com", "Adm-contraseña-paso-2");
     await ageSessions(admin.userId, 11);

@@ -6,6 +6,7 @@ import { authApiError, getAuth } from "~/features/identity/auth.server";
 import { signUpJourneyCookie } from "~/features/identity/journey-cookies.server";
 import { claimTotpCode, releaseTotpCode } from "~/features/identity/second-factor.server";
 import type { Staff, Viewer } from "~/features/identity/session.server";
+import { requireRecentAuthentication } from "~/features/identity/step-up.server";
 import { getConfig } from "~/platform/config.server";
 import { getDb } from "~/platform/db/database.server";
 import { sessions, twoFactors, users } from "~/platform/db/schema";
@@ -178,9 +179,17 @@ async function checkPassword(
   return { ok: true, password: parsed.data.password };
 }
 
-/** The page's forms, by `intent`: start, confirm, recovery-codes, disable. */
+/**
+ * The page's forms, by `intent`: start, confirm, recovery-codes, disable; all but the
+ * confirmation of a start ask a stale session to prove its owner first (step-up).
+ */
 export async function secondFactorSettingsAction(input: ActionInput, owner: Owner, back: string) {
   const fields = (await readForm(input.request))?.fields ?? {};
+  // Turning the codes on, off or renewing them changes how the account is entered: a session
+  // older than the step-up window proves its owner first, with the code when there is one
+  // (decision 074); the typed password alone is what a stolen session's thief may also know.
+  if (fields.intent !== "confirm")
+    await requireRecentAuthentication(input.request, { fallback: back });
   try {
     switch (fields.intent) {
       case "start":
