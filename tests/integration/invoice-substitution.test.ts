@@ -236,6 +236,8 @@ describe("a complete invoice in place of a simplified one (F3)", () => {
     const complete = await pdfText(await invoicePdf(database.db, f3!));
     expect(complete).toContain(`Factura ${f3!.number}`);
     expect(complete).toContain(`Sustituye a la factura simplificada ${simplified.number}`);
+    // Issued on the day of the sale: no operation date of its own (art. 6.1.g asks it when not).
+    expect(complete).not.toContain("Fecha de la operación");
     expect(complete).toContain("NIF: B12345674");
     expect(complete).toContain("Calle Mayor 1, 28013 Madrid");
     const replaced = await pdfText(await invoicePdf(database.db, simplified));

@@ -150,7 +150,9 @@ export function renderInvoicePdf(
   }
   // RD 1619/2012 art. 6.1.g: the operation's date when it is not the issue date.
   if (substituted) {
-    doc.text(`Fecha de la operación: ${formatDate(substituted.issuedAt, "date")}`);
+    const operated = formatDate(substituted.issuedAt, "date");
+    if (operated !== formatDate(invoice.issuedAt, "date"))
+      doc.text(`Fecha de la operación: ${operated}`);
     doc.text(
       `Sustituye a la factura simplificada ${substituted.number}, de ${formatDate(substituted.issuedAt, "date")}`,
     );
