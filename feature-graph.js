@@ -4,17 +4,7 @@
  * in docs/architecture.md, and eslint.config.js fails any import outside it.
  */
 export const featureDependencies = {
-  admin: [
-    "support",
-    "payments",
-    "billing",
-    "verifactu",
-    "analytics",
-    "audit",
-    "identity",
-    "legal",
-    "catalogue",
-  ],
+  admin: ["support", "payments", "billing", "analytics", "audit", "identity", "legal", "catalogue"],
   privacy: ["customer-area", "support", "payments", "audit", "identity", "catalogue"],
   "customer-area": ["accounts", "support", "payments", "identity", "catalogue"],
   accounts: ["audit", "identity", "catalogue"],

@@ -1,7 +1,7 @@
 import type { Route } from "./+types/admin-verifactu-declaracion";
 import { requireStaff } from "~/features/identity/session.server";
 import { AdminErrorPage, AdminShell, adminShellHandle } from "~/features/admin/admin-shell";
-import { VerifactuDeclarationPage } from "~/features/admin/verifactu-declaration";
+import { VerifactuDeclarationPage } from "~/features/verifactu/declaration-page";
 import { privatePageMeta } from "~/features/seo/meta";
 import { declaration } from "~/features/verifactu/declaration.server";
 

@@ -1,8 +1,9 @@
 import type { Route } from "./+types/admin-verifactu";
+import { requireStaffDesk } from "~/features/accounts/staff-desk.server";
 import { requireStaff } from "~/features/identity/session.server";
 import { AdminErrorPage, AdminShell, adminShellHandle } from "~/features/admin/admin-shell";
-import { VerifactuPage, type VerifactuAnswer } from "~/features/admin/verifactu-page";
-import { verifactuAction, verifactuPage } from "~/features/admin/verifactu-staff.server";
+import { VerifactuPage, type VerifactuAnswer } from "~/features/verifactu/staff-page";
+import { verifactuAction, verifactuPage } from "~/features/verifactu/staff-page.server";
 import { privatePageMeta } from "~/features/seo/meta";
 
 export const meta: Route.MetaFunction = ({ matches }) =>
@@ -21,8 +22,8 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 
 export async function action({ request, context }: Route.ActionArgs) {
   // 'Anular' and 'Subsanar' also need verifactu.manage: the feature checks it.
-  const staff = await requireStaff({ request, context }, "verifactu.view");
-  return verifactuAction(request, staff);
+  const desk = await requireStaffDesk({ request, context }, "verifactu.view");
+  return verifactuAction(request, desk);
 }
 
 export function ErrorBoundary() {

@@ -155,6 +155,13 @@ describe("imports", () => {
       expect(await lint("app/platform/http/probe.ts", code), code).toContain(
         "no-restricted-imports",
       );
+    // The admin shell reaching a feature's own staff page (decision 075: each owns its page).
+    expect(
+      await lint(
+        "app/features/admin/probe.ts",
+        'import { verifactuPage } from "~/features/verifactu/staff-page.server";\nexport const b = verifactuPage;\n',
+      ),
+    ).toContain("no-restricted-imports");
     // A feature importing a route, statically or not.
     expect(
       await lint(

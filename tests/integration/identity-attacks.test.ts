@@ -10,7 +10,8 @@ import {
 } from "~/features/accounts/account-actions.server";
 import { adminAction } from "~/features/admin/admin-actions.server";
 import { staffPanel } from "~/features/admin/admin-panel.server";
-import { verifactuAction } from "~/features/admin/verifactu-staff.server";
+import { staffDesk } from "~/features/accounts/staff-desk.server";
+import { verifactuAction } from "~/features/verifactu/staff-page.server";
 import { managePasskey, passkeyRegistration } from "~/features/accounts/passkeys.server";
 import { manageSessions } from "~/features/accounts/sessions.server";
 import { confirmIdentity } from "~/features/accounts/step-up.server";
@@ -547,15 +548,14 @@ describe("step-up: sensitive changes ask who you are when the session is older t
       ],
       [
         "anulación",
-        () =>
-          verifactuAction(
-            formPost(
-              "/admin/verifactu",
-              { intent: "cancel-record", recordId: "1", confirm: "yes" },
-              admin.cookie,
-            ),
-            admin.staff,
-          ),
+        () => {
+          const request = formPost(
+            "/admin/verifactu",
+            { intent: "cancel-record", recordId: "1", confirm: "yes" },
+            admin.cookie,
+          );
+          return verifactuAction(request, staffDesk(request, admin.staff));
+        },
       ],
       [
         "sessions",

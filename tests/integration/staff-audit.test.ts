@@ -6,7 +6,8 @@ import { secondFactorSignIn } from "~/features/accounts/second-factor-sign-in.se
 import { ensureAdmin } from "~/features/accounts/admin-accounts.server";
 import { adminAction } from "~/features/admin/admin-actions.server";
 import { staffExport } from "~/features/admin/admin-csv.server";
-import { staffVerifactuExport, verifactuAction } from "~/features/admin/verifactu-staff.server";
+import { staffDesk } from "~/features/accounts/staff-desk.server";
+import { staffVerifactuExport, verifactuAction } from "~/features/verifactu/staff-page.server";
 import { auditLogExport, auditLogPage, AUDIT_CSV_COLUMNS } from "~/features/audit/audit-log.server";
 import { pruneStaffAuditLog, recordStaffAction } from "~/features/audit/audit.server";
 import { staffInvoiceBookDownload } from "~/features/billing/invoice-book.server";
@@ -91,6 +92,14 @@ const rowsOf = (action: string) =>
     .orderBy(asc(staffAuditLog.id));
 
 const lastOf = async (action: string) => (await rowsOf(action)).at(-1);
+
+/** The VERI*FACTU XML export as `staff` asks for it, with their fresh session. */
+function verifactuExportAs(staff: Staff, query: string) {
+  const request = new Request(`${getConfig().siteUrl}/admin/verifactu/exportar${query}`, {
+    headers: { Cookie: sessionOf.get(staff.id) ?? "" },
+  });
+  return staffVerifactuExport(request, staffDesk(request, staff));
+}
 
 describe("the audit log table", () => {
   it("stamps every row with the database's clock, whatever the insert says", async () => {
@@ -485,19 +494,17 @@ describe("each staff action writes its row", () => {
       .where(eq(verifactuRecords.kind, "alta"))
       .orderBy(sql`${verifactuRecords.id} desc`)
       .limit(1);
-    const answer = await verifactuAction(
-      formPost(
-        "/admin/verifactu",
-        {
-          intent: "cancel-record",
-          recordId: String(record!.id),
-          confirm: "yes",
-          reason: "Factura de una compra que no llegó a cobrarse",
-        },
-        sessionOf.get(finance.id),
-      ),
-      finance,
+    const cancellation = formPost(
+      "/admin/verifactu",
+      {
+        intent: "cancel-record",
+        recordId: String(record!.id),
+        confirm: "yes",
+        reason: "Factura de una compra que no llegó a cobrarse",
+      },
+      sessionOf.get(finance.id),
     );
+    const answer = await verifactuAction(cancellation, staffDesk(cancellation, finance));
     expect((answer as Response).status).toBe(302);
     expect(await lastOf("verifactu.cancel")).toMatchObject({
       actorId: finance.id,
@@ -531,20 +538,12 @@ describe("each staff action writes its row", () => {
       actorId: finance.id,
       details: { desde: "2026-01-01", hasta: "2026-03-31", formato: "xlsx" },
     });
-    await (
-      await staffVerifactuExport(
-        new URL(`${site}/admin/verifactu/exportar?desde=2026-02-01&hasta=2026-02-28`),
-        finance,
-      )
-    ).text();
+    await (await verifactuExportAs(finance, "?desde=2026-02-01&hasta=2026-02-28")).text();
     expect(await lastOf("export.verifactu")).toMatchObject({
       details: { desde: "2026-02-01", hasta: "2026-02-28" },
     });
     // A period that is none is refused, and exports nothing to record.
-    const refused = await staffVerifactuExport(
-      new URL(`${site}/admin/verifactu/exportar`),
-      finance,
-    );
+    const refused = await verifactuExportAs(finance, "");
     expect(refused.status).toBe(400);
     expect(await rowsOf("export.verifactu")).toHaveLength(1);
     await (

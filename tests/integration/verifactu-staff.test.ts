@@ -1,10 +1,11 @@
 import { asc, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { staffDesk } from "~/features/accounts/staff-desk.server";
 import {
   verifactuAction,
   verifactuExport,
   verifactuPage,
-} from "~/features/admin/verifactu-staff.server";
+} from "~/features/verifactu/staff-page.server";
 import type { Staff } from "~/features/identity/session.server";
 import { invoiceBookPage } from "~/features/billing/invoice-book.server";
 import { invoicePdf, invoicesOfPurchases } from "~/features/billing/invoices.server";
@@ -89,10 +90,8 @@ const financeStaff: Staff = {
 
 /** What an action answered: a redirect, or a form answer with its status. */
 async function post(fields: Record<string, string>) {
-  const answer = await verifactuAction(
-    formPost("/admin/verifactu", fields, staffCookie),
-    financeStaff,
-  );
+  const request = formPost("/admin/verifactu", fields, staffCookie);
+  const answer = await verifactuAction(request, staffDesk(request, financeStaff));
   if (answer instanceof Response) return { status: answer.status, data: undefined };
   const init = (answer as { init?: ResponseInit | null }).init;
   return {

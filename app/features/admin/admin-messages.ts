@@ -1,3 +1,4 @@
+import { staffFormMessages } from "~/ui/signed-in/staff-messages";
 import type { ToastText } from "~/platform/http/toast";
 
 /** The admin panel's Spanish messages: toasts of its actions and their refusals. */
@@ -57,14 +58,7 @@ export const adminMessages = {
     title: "Tus sesiones se gestionan en tu página de seguridad",
     description: "Desde allí puedes cerrar cualquiera de ellas.",
   },
-  invalidRequest: {
-    title: "Solicitud no válida",
-    description: "Actualiza la página e inténtalo de nuevo.",
-  },
-  saveFailed: {
-    title: "Error al guardar",
-    description: "Por favor, inténtalo de nuevo en unos minutos.",
-  },
+  ...staffFormMessages,
 } satisfies Record<string, ToastText>;
 
 export type AdminMessage = keyof typeof adminMessages;

@@ -15,7 +15,7 @@ import { AdminAnalyticsSection } from "./admin-analytics";
 import { AdminDashboard } from "./admin-dashboard";
 import { adminMessages } from "./admin-messages";
 import type { staffPanel } from "./admin-panel.server";
-import { AdminPageHeader } from "./admin-shell";
+import { PageHeader } from "~/ui/signed-in/page-header";
 import { AdminListingTable } from "./admin-tables";
 import {
   adminQuery,
@@ -63,12 +63,12 @@ export function AdminPage({
           closeHref={panelHref(view, { inquiryId: null })}
         />
       ) : null}
-      <AdminPageHeader title={section.label}>
+      <PageHeader title={section.label}>
         {view.tab === "pagos" && staffCan(staff.role, "payments.export") ? (
           <InvoiceBookForm />
         ) : null}
         {listing && exportable ? <ExportLink view={view} /> : null}
-      </AdminPageHeader>
+      </PageHeader>
       <Refusal answer={answer} />
       {dashboard ? (
         <AdminDashboard figures={dashboard} />

@@ -199,20 +199,3 @@ export function AdminErrorPage() {
     </AdminShell>
   );
 }
-
-/** The title of each admin page and its optional line under it. */
-export function AdminPageHeader({
-  title,
-  children,
-}: {
-  title: ReactNode;
-  /** Actions on the right of the title (for example 'Exportar CSV'). */
-  children?: ReactNode;
-}) {
-  return (
-    <div className="flex flex-wrap items-center justify-between gap-3">
-      <h1 className="text-2xl font-bold tracking-tight text-ink">{title}</h1>
-      {children}
-    </div>
-  );
-}

@@ -16,17 +16,6 @@ const cellClasses = "px-4 py-2.5 align-top";
 /** A column as narrow as its content, so the others get the room. */
 export const fit = "w-px whitespace-nowrap";
 
-/** A state or role in a pill; `tone` gives its colours. */
-export function Badge({ tone, children }: { tone: string; children: ReactNode }) {
-  return (
-    <span
-      className={`inline-flex items-center rounded-full px-2.5 py-0.5 text-xs font-semibold ${tone}`}
-    >
-      {children}
-    </span>
-  );
-}
-
 /** An admin list: the shared table, one row per item, with the admin's empty text. */
 export function ListTable<Row extends { id: string }>({
   caption,

@@ -9,7 +9,8 @@ import {
 } from "~/features/identity/staff-roles";
 import { buttonClasses } from "~/ui/button";
 import { Checkbox, Select } from "~/ui/form";
-import { Badge, dateColumn, EmailText, fit, ListTable, PersonCell } from "./list-table";
+import { Badge } from "~/ui/signed-in/badge";
+import { dateColumn, EmailText, fit, ListTable, PersonCell } from "./list-table";
 import type { Column } from "./list-table";
 import type { UserRow } from "./users-tab.server";
 import { requestedRole, roleChangePath, roleChangeQuestion } from "../role-change";

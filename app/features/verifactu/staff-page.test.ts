@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { chainCheckText } from "./verifactu-page";
+import { chainCheckText } from "./staff-page";
 
 describe("what 'Comprobar cadena' says", () => {
   it("counts one record in the singular and many in the plural", () => {

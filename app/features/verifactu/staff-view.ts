@@ -1,10 +1,5 @@
-import {
-  recordKinds,
-  recordStates,
-  type RecordKind,
-  type RecordState,
-} from "~/features/verifactu/record-states";
-import type { RecordCursor, RecordFilters } from "~/features/verifactu/staff-records.server";
+import { recordKinds, recordStates, type RecordKind, type RecordState } from "./record-states";
+import type { RecordCursor, RecordFilters } from "./staff-records.server";
 
 /**
  * The Verifactu page's address (/admin/verifactu): its filters (`estado`, `tipo`, `desde`,

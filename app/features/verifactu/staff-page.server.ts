@@ -1,30 +1,34 @@
-import { recordStaffAction } from "~/features/audit/audit.server";
-import { requireCapability, type Staff } from "~/features/identity/session.server";
-import { requireRecentAuthentication } from "~/features/identity/step-up.server";
-import { checkChain } from "~/features/verifactu/chain-check.server";
-import { MAX_RECORDS_PER_REQUEST, registrationDocument } from "~/features/verifactu/record-xml";
-import { correctRecord } from "~/features/verifactu/sender.server";
-import { CORRECTION_FIELDS, recordChanges } from "~/features/verifactu/record-correction";
-import { wakeVerifactuSender } from "~/features/verifactu/worker.server";
+import { getConfig } from "~/platform/config.server";
+import { getDb } from "~/platform/db/database.server";
+import { zipStream, type ZipEntry } from "~/platform/files/zip.server";
+import { downloadResponse, snapshotPages } from "~/platform/http/downloads.server";
+import { notice, readForm, refuse } from "~/platform/http/form-reply.server";
+import { redirectWithToast } from "~/platform/http/toast.server";
+import { getLogger } from "~/platform/logger.server";
+import type { StaffDesk } from "~/platform/security/staff-desk";
+import { hasControlCharacters } from "~/platform/validation/aeat-text";
+import { checkChain } from "./chain-check.server";
+import { CORRECTION_FIELDS, recordChanges } from "./record-correction";
+import { CANCELLATION_REASON_MAX } from "./record-states";
+import { MAX_RECORDS_PER_REQUEST, registrationDocument } from "./record-xml";
+import type { VerifactuRecord } from "./records.server";
+import { correctRecord } from "./sender.server";
+import type { VerifactuMessage } from "./staff-messages";
 import {
   cancelRecord,
   countRecords,
   listRecords,
   periodRecordsPage,
   verifactuQueue,
-} from "~/features/verifactu/staff-records.server";
-import { CANCELLATION_REASON_MAX } from "~/features/verifactu/record-states";
-import { getConfig } from "~/platform/config.server";
-import { hasControlCharacters } from "~/platform/validation/aeat-text";
-import { getDb } from "~/platform/db/database.server";
-import type { VerifactuRecord } from "~/features/verifactu/records.server";
-import { zipStream, type ZipEntry } from "~/platform/files/zip.server";
-import { downloadResponse, snapshotPages } from "~/platform/http/downloads.server";
-import { notice, readForm, refuse } from "~/platform/http/form-reply.server";
-import { redirectWithToast } from "~/platform/http/toast.server";
-import { getLogger } from "~/platform/logger.server";
-import type { VerifactuMessage } from "./verifactu-messages";
-import { dayFrom, RECORDS_PER_PAGE, verifactuViewFrom } from "./verifactu-view";
+} from "./staff-records.server";
+import { dayFrom, RECORDS_PER_PAGE, verifactuViewFrom } from "./staff-view";
+import { wakeVerifactuSender } from "./worker.server";
+
+/** What the staff page asks of the member acting (the route's guard gives it; decision 075). */
+export type VerifactuDesk = StaffDesk<
+  "verifactu.manage",
+  "verifactu.cancel" | "verifactu.correct" | "export.verifactu"
+>;
 
 /** The Verifactu page's data: the list (a keyset page), the queue, the last answer, the wait. */
 export async function verifactuPage(url: URL) {
@@ -78,14 +82,14 @@ function cancellationReasonOf(value: string | undefined): string | null {
  * 'Subsanar y reenviar' (`verifactu.manage`, 403 without it; each written to the audit log in
  * the transaction that writes its record).
  */
-export async function verifactuAction(request: Request, staff: Staff) {
+export async function verifactuAction(request: Request, desk: VerifactuDesk) {
   const form = (await readForm(request))?.fields;
   if (form?.intent === "cancel-record" || form?.intent === "correct-record")
-    requireCapability(staff, "verifactu.manage");
+    desk.requireCapability("verifactu.manage");
   const back = `/admin/verifactu${new URL(request.url).search}`;
   // A record sent to AEAT in the company's name: proved again first (decision 063).
   if (form?.intent === "cancel-record" || form?.intent === "correct-record")
-    await requireRecentAuthentication(request, { fallback: back });
+    await desk.requireRecentAuthentication({ fallback: back });
   try {
     switch (form?.intent) {
       case "check-chain": {
@@ -101,8 +105,7 @@ export async function verifactuAction(request: Request, staff: Staff) {
         const cancelled = await getDb().transaction(async (tx) => {
           const outcome = await cancelRecord(tx, Number(recordId));
           if (outcome.ok)
-            await recordStaffAction(tx, {
-              actor: staff,
+            await desk.recordAction(tx, {
               action: "verifactu.cancel",
               target: recordId,
               details: {
@@ -135,8 +138,7 @@ export async function verifactuAction(request: Request, staff: Staff) {
         const corrected = await getDb().transaction(async (tx) => {
           const outcome = await correctRecord(tx, Number(recordId), changes);
           if (outcome.ok)
-            await recordStaffAction(tx, {
-              actor: staff,
+            await desk.recordAction(tx, {
               action: "verifactu.correct",
               target: recordId,
               details: {
@@ -213,15 +215,17 @@ export function verifactuExport(url: URL): Response {
 }
 
 /**
- * The XML export as `staff` asks for it (the route checked `verifactu.export`): a valid period is
- * written to the audit log first, then streamed; an invalid one is refused as it always was.
+ * The XML export as a staff member asks for it (the route checked `verifactu.export`): a stale
+ * sign-in proves itself first, as a whole file of the company's data leaves with it (decision
+ * 063); a valid period is written to the audit log, then streamed; an invalid one is refused.
  */
-export async function staffVerifactuExport(url: URL, staff: Staff): Promise<Response> {
+export async function staffVerifactuExport(request: Request, desk: VerifactuDesk) {
+  await desk.requireRecentAuthentication({ fallback: "/admin/verifactu", download: true });
+  const url = new URL(request.url);
   const from = dayFrom(url.searchParams.get("desde"));
   const to = dayFrom(url.searchParams.get("hasta"));
   if (from && to && from <= to)
-    await recordStaffAction(getDb(), {
-      actor: staff,
+    await desk.recordAction(getDb(), {
       action: "export.verifactu",
       details: { desde: from, hasta: to },
     });

@@ -1,5 +1,5 @@
 import type { ReactNode } from "react";
-import type { DeclarationGap } from "~/features/verifactu/declaration-gaps";
+import type { DeclarationGap } from "./declaration-gaps";
 import { RecordPageHead } from "~/ui/signed-in/page-head";
 import { cardClasses } from "~/ui/form";
 

@@ -1,10 +1,6 @@
 import type { ToastText } from "~/platform/http/toast";
-import {
-  CANCELLATION_REASON_MAX,
-  DESCRIPTION_MAX,
-  RECIPIENT_NAME_MAX,
-} from "~/features/verifactu/record-states";
-import { adminMessages } from "./admin-messages";
+import { CANCELLATION_REASON_MAX, DESCRIPTION_MAX, RECIPIENT_NAME_MAX } from "./record-states";
+import { staffFormMessages } from "~/ui/signed-in/staff-messages";
 
 /** The Verifactu page's Spanish messages: its actions' answers and refusals. */
 export const verifactuMessages = {
@@ -54,9 +50,7 @@ export const verifactuMessages = {
     title: "Revisa la descripción de la operación",
     description: `Describe la operación en una línea de hasta ${DESCRIPTION_MAX} caracteres.`,
   },
-  // The same words as every other staff form's.
-  invalidRequest: adminMessages.invalidRequest,
-  saveFailed: adminMessages.saveFailed,
+  ...staffFormMessages,
 } satisfies Record<string, ToastText>;
 
 export type VerifactuMessage = keyof typeof verifactuMessages;

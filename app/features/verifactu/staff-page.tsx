@@ -11,9 +11,9 @@ import {
   recordStateLabels,
   recordStates,
   recordStateText,
-} from "~/features/verifactu/record-states";
-import type { ChainCheck } from "~/features/verifactu/chain-check.server";
-import { CORRECTION_FIELDS } from "~/features/verifactu/record-correction";
+} from "./record-states";
+import type { ChainCheck } from "./chain-check.server";
+import { CORRECTION_FIELDS } from "./record-correction";
 import type { FormNotice, FormRefusal } from "~/platform/forms/form-answer";
 import { replyOf } from "~/platform/forms/form-answer";
 import { Button, buttonClasses } from "~/ui/button";
@@ -23,11 +23,11 @@ import { formatCount } from "~/ui/numbers";
 import { DataTable } from "~/ui/signed-in/data-table";
 import { Pagination } from "~/ui/signed-in/pagination";
 import { StatCardGrid } from "~/ui/signed-in/stat-cards";
-import { AdminPageHeader } from "./admin-shell";
-import { Badge } from "./tabs/list-table";
-import { verifactuMessages } from "./verifactu-messages";
-import type { verifactuPage } from "./verifactu-staff.server";
-import { filterQuery, verifactuHref } from "./verifactu-view";
+import { Badge } from "~/ui/signed-in/badge";
+import { PageHeader } from "~/ui/signed-in/page-header";
+import { verifactuMessages } from "./staff-messages";
+import type { verifactuPage } from "./staff-page.server";
+import { filterQuery, verifactuHref } from "./staff-view";
 
 type PageData = Awaited<ReturnType<typeof verifactuPage>>;
 type Row = PageData["records"]["rows"][number];
@@ -40,7 +40,7 @@ export type VerifactuAnswer = (FormRefusal | (FormNotice & { chain?: ChainCheck 
 export function VerifactuPage({ data, answer }: { data: PageData; answer: VerifactuAnswer }) {
   return (
     <>
-      <AdminPageHeader title="Verifactu">
+      <PageHeader title="Verifactu">
         <Link
           to="/admin/verifactu/declaracion"
           className="inline-flex items-center gap-1 text-sm font-semibold text-brand-700 underline"
@@ -48,7 +48,7 @@ export function VerifactuPage({ data, answer }: { data: PageData; answer: Verifa
           <FileText className="size-4" aria-hidden />
           Declaración responsable
         </Link>
-      </AdminPageHeader>
+      </PageHeader>
       <SendingFacts data={data} />
       <div className="mt-6 grid items-start gap-6 lg:grid-cols-2">
         <ChainCheckForm answer={answer} />
