@@ -1,4 +1,4 @@
-import { index, route, type RouteConfig } from "@react-router/dev/routes";
+import { index, layout, route, type RouteConfig } from "@react-router/dev/routes";
 import { servicesWithPages } from "./features/catalogue/services";
 
 const legalPages = ["terminos", "privacidad", "cookies", "aviso-legal"];
@@ -38,19 +38,22 @@ export default [
   route("mi-cuenta/facturas/:invoiceId/completa", "routes/mi-cuenta-factura-completa.tsx"),
   route("mi-cuenta/compras/:purchaseId/desistir", "routes/mi-cuenta-desistir.tsx"),
   route("perfil", "routes/perfil.tsx"),
-  route("admin", "routes/admin.tsx"),
+  // Every staff page inside the admin shell, its handle and its error page (admin-layout.tsx).
+  layout("routes/admin-layout.tsx", [
+    route("admin", "routes/admin.tsx"),
+    route("admin/tickets/:ticketId", "routes/admin-ticket.tsx"),
+    route("admin/pagos/:paymentId", "routes/admin-pago.tsx"),
+    route("admin/clientes/:customerId", "routes/admin-cliente.tsx"),
+    route("admin/usuarios/:userId/rol", "routes/admin-usuario-rol.tsx"),
+    route("admin/verifactu", "routes/admin-verifactu.tsx"),
+    route("admin/verifactu/declaracion", "routes/admin-verifactu-declaracion.tsx"),
+    route("admin/auditoria", "routes/admin-auditoria.tsx"),
+    route("admin/seguridad", "routes/admin-seguridad.tsx"),
+  ]),
   route("admin/exportar", "routes/admin-exportar.ts"),
   route("admin/libro-facturas", "routes/admin-libro-facturas.ts"),
-  route("admin/tickets/:ticketId", "routes/admin-ticket.tsx"),
   route("admin/facturas/:invoiceId", "routes/admin-factura.ts"),
-  route("admin/pagos/:paymentId", "routes/admin-pago.tsx"),
-  route("admin/clientes/:customerId", "routes/admin-cliente.tsx"),
-  route("admin/usuarios/:userId/rol", "routes/admin-usuario-rol.tsx"),
-  route("admin/verifactu", "routes/admin-verifactu.tsx"),
   route("admin/verifactu/exportar", "routes/admin-verifactu-exportar.ts"),
-  route("admin/verifactu/declaracion", "routes/admin-verifactu-declaracion.tsx"),
-  route("admin/auditoria", "routes/admin-auditoria.tsx"),
-  route("admin/seguridad", "routes/admin-seguridad.tsx"),
   route("admin/auditoria/exportar", "routes/admin-auditoria-exportar.ts"),
   route("test-pagos", "routes/test-pagos.tsx"),
   route("checkout", "routes/checkout.ts"),

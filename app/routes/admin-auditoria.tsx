@@ -1,6 +1,5 @@
 import type { Route } from "./+types/admin-auditoria";
 import { requireStaff } from "~/features/identity/session.server";
-import { AdminErrorPage, AdminShell, adminShellHandle } from "~/features/admin/admin-shell";
 import { auditLogPage } from "~/features/audit/audit-log.server";
 import { AuditPage } from "~/features/audit/audit-page";
 import { privatePageMeta } from "~/features/seo/meta";
@@ -12,21 +11,11 @@ export const meta: Route.MetaFunction = ({ matches }) =>
     path: "/admin/auditoria",
   });
 
-export const handle = adminShellHandle;
-
 export async function loader({ request, context }: Route.LoaderArgs) {
   await requireStaff({ request, context }, "audit.view");
   return auditLogPage(new URL(request.url));
 }
 
-export function ErrorBoundary() {
-  return <AdminErrorPage />;
-}
-
 export default function AdminAudit({ loaderData }: Route.ComponentProps) {
-  return (
-    <AdminShell current="auditoria">
-      <AuditPage data={loaderData} />
-    </AdminShell>
-  );
+  return <AuditPage data={loaderData} />;
 }

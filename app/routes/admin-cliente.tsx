@@ -1,6 +1,5 @@
 import type { Route } from "./+types/admin-cliente";
 import { requireStaff } from "~/features/identity/session.server";
-import { AdminErrorPage, AdminShell, adminShellHandle } from "~/features/admin/admin-shell";
 import { staffCustomerPage } from "~/features/admin/customer-page.server";
 import { StaffCustomerPage } from "~/features/admin/customer-page";
 import { privatePageMeta } from "~/features/seo/meta";
@@ -13,22 +12,12 @@ export const meta: Route.MetaFunction = ({ matches, data, params }) =>
     path: `/admin/clientes/${params.customerId}`,
   });
 
-export const handle = adminShellHandle;
-
 export async function loader({ request, params, context }: Route.LoaderArgs) {
   // Anyone who reads Clientes; the feature leaves out what the role may not see (money, tickets).
   const staff = await requireStaff({ request, context }, "customers.view");
   return staffCustomerPage(staff, params.customerId);
 }
 
-export function ErrorBoundary() {
-  return <AdminErrorPage />;
-}
-
 export default function StaffCustomer({ loaderData }: Route.ComponentProps) {
-  return (
-    <AdminShell current="clientes">
-      <StaffCustomerPage customer={loaderData} />
-    </AdminShell>
-  );
+  return <StaffCustomerPage customer={loaderData} />;
 }

@@ -1,6 +1,5 @@
 import type { Route } from "./+types/admin-pago";
 import { requireStaff } from "~/features/identity/session.server";
-import { AdminErrorPage, AdminShell, adminShellHandle } from "~/features/admin/admin-shell";
 import { staffPaymentAction, staffPaymentPage } from "~/features/payments/after-sale.server";
 import { StaffPaymentPage } from "~/features/payments/staff-payment-page";
 import { privatePageMeta } from "~/features/seo/meta";
@@ -11,8 +10,6 @@ export const meta: Route.MetaFunction = ({ matches, data }) =>
     description: "Panel interno.",
     path: data ? `/admin/pagos/${data.payment.id}` : "/admin",
   });
-
-export const handle = adminShellHandle;
 
 export async function loader({ request, params, context }: Route.LoaderArgs) {
   await requireStaff({ request, context }, "payments.view");
@@ -25,14 +22,6 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   return staffPaymentAction(request, staff, params.paymentId);
 }
 
-export function ErrorBoundary() {
-  return <AdminErrorPage />;
-}
-
 export default function StaffPayment({ loaderData, actionData }: Route.ComponentProps) {
-  return (
-    <AdminShell current="pagos">
-      <StaffPaymentPage sale={loaderData} answer={actionData} />
-    </AdminShell>
-  );
+  return <StaffPaymentPage sale={loaderData} answer={actionData} />;
 }

@@ -7,7 +7,6 @@ import {
 } from "~/features/accounts/second-factor-settings.server";
 import { PasskeysSection, SessionsSection } from "~/features/accounts/security-sections";
 import { securitySections } from "~/features/accounts/sessions.server";
-import { AdminErrorPage, AdminShell, adminShellHandle } from "~/features/admin/admin-shell";
 import { requireStaffEnrolling } from "~/features/identity/session.server";
 import { privatePageMeta } from "~/features/seo/meta";
 
@@ -17,8 +16,6 @@ export const meta: Route.MetaFunction = ({ matches }) =>
     description: "Panel interno.",
     path: "/admin/seguridad",
   });
-
-export const handle = adminShellHandle;
 
 // The one staff page open without a second factor: it is where staff enrol one (decision 044).
 export async function loader({ request, context }: Route.LoaderArgs) {
@@ -41,17 +38,11 @@ export async function action({ request, context }: Route.ActionArgs) {
   );
 }
 
-export function ErrorBoundary() {
-  return <AdminErrorPage />;
-}
-
 export default function AdminSecurity({ loaderData, actionData }: Route.ComponentProps) {
   return (
-    <AdminShell>
-      <SecurityPage settings={loaderData} answer={actionData} doneTo="/admin">
-        <PasskeysSection passkeys={loaderData.security.passkeys} staff />
-        <SessionsSection sessions={loaderData.security.sessions} />
-      </SecurityPage>
-    </AdminShell>
+    <SecurityPage settings={loaderData} answer={actionData} doneTo="/admin">
+      <PasskeysSection passkeys={loaderData.security.passkeys} staff />
+      <SessionsSection sessions={loaderData.security.sessions} />
+    </SecurityPage>
   );
 }

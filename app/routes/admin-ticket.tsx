@@ -1,6 +1,5 @@
 import type { Route } from "./+types/admin-ticket";
 import { requireStaff } from "~/features/identity/session.server";
-import { AdminErrorPage, AdminShell, adminShellHandle } from "~/features/admin/admin-shell";
 import { privatePageMeta } from "~/features/seo/meta";
 import { staffTicketAction, staffTicketPage } from "~/features/support/staff-tickets.server";
 import { StaffTicketPage } from "~/features/support/staff-ticket-page";
@@ -12,8 +11,6 @@ export const meta: Route.MetaFunction = ({ matches, data }) =>
     path: data ? `/admin/tickets/${data.ticket.id}` : "/admin",
   });
 
-export const handle = adminShellHandle;
-
 export async function loader({ request, params, context }: Route.LoaderArgs) {
   await requireStaff({ request, context }, "tickets.view");
   return staffTicketPage(params.ticketId);
@@ -24,14 +21,6 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   return staffTicketAction(request, staff, params.ticketId);
 }
 
-export function ErrorBoundary() {
-  return <AdminErrorPage />;
-}
-
 export default function StaffTicket({ loaderData, actionData }: Route.ComponentProps) {
-  return (
-    <AdminShell current="tickets">
-      <StaffTicketPage thread={loaderData} answer={actionData} />
-    </AdminShell>
-  );
+  return <StaffTicketPage thread={loaderData} answer={actionData} />;
 }

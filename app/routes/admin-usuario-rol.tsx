@@ -1,7 +1,6 @@
 import type { Route } from "./+types/admin-usuario-rol";
 import { requireStaff } from "~/features/identity/session.server";
 import { requireRecentAuthentication } from "~/features/identity/step-up.server";
-import { AdminErrorPage, AdminShell, adminShellHandle } from "~/features/admin/admin-shell";
 import { roleChangePage } from "~/features/admin/role-change-page.server";
 import { RoleChangePage } from "~/features/admin/role-change-page";
 import { privatePageMeta } from "~/features/seo/meta";
@@ -13,8 +12,6 @@ export const meta: Route.MetaFunction = ({ matches, params }) =>
     path: `/admin/usuarios/${params.userId}/rol`,
   });
 
-export const handle = adminShellHandle;
-
 export async function loader({ request, params, context }: Route.LoaderArgs) {
   // Only who may change roles sees the question; the change is the panel's action (/admin).
   const staff = await requireStaff({ request, context }, "roles.manage");
@@ -22,14 +19,6 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   return roleChangePage(staff, params.userId, new URL(request.url));
 }
 
-export function ErrorBoundary() {
-  return <AdminErrorPage />;
-}
-
 export default function AdminRoleChange({ loaderData }: Route.ComponentProps) {
-  return (
-    <AdminShell current="usuarios">
-      <RoleChangePage change={loaderData} />
-    </AdminShell>
-  );
+  return <RoleChangePage change={loaderData} />;
 }

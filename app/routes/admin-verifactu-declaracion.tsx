@@ -1,6 +1,5 @@
 import type { Route } from "./+types/admin-verifactu-declaracion";
 import { requireStaff } from "~/features/identity/session.server";
-import { AdminErrorPage, AdminShell, adminShellHandle } from "~/features/admin/admin-shell";
 import { VerifactuDeclarationPage } from "~/features/verifactu/declaration-page";
 import { privatePageMeta } from "~/features/seo/meta";
 import { declaration } from "~/features/verifactu/declaration.server";
@@ -12,21 +11,11 @@ export const meta: Route.MetaFunction = ({ matches }) =>
     path: "/admin/verifactu/declaracion",
   });
 
-export const handle = adminShellHandle;
-
 export async function loader({ request, context }: Route.LoaderArgs) {
   await requireStaff({ request, context }, "verifactu.view");
   return declaration();
 }
 
-export function ErrorBoundary() {
-  return <AdminErrorPage />;
-}
-
 export default function AdminVerifactuDeclaration({ loaderData }: Route.ComponentProps) {
-  return (
-    <AdminShell current="verifactu">
-      <VerifactuDeclarationPage {...loaderData} />
-    </AdminShell>
-  );
+  return <VerifactuDeclarationPage {...loaderData} />;
 }

@@ -1,7 +1,6 @@
 import type { Route } from "./+types/admin-verifactu";
 import { requireStaffDesk } from "~/features/accounts/staff-desk.server";
 import { requireStaff } from "~/features/identity/session.server";
-import { AdminErrorPage, AdminShell, adminShellHandle } from "~/features/admin/admin-shell";
 import { VerifactuPage, type VerifactuAnswer } from "~/features/verifactu/staff-page";
 import { verifactuAction, verifactuPage } from "~/features/verifactu/staff-page.server";
 import { privatePageMeta } from "~/features/seo/meta";
@@ -12,8 +11,6 @@ export const meta: Route.MetaFunction = ({ matches }) =>
     description: "Panel interno.",
     path: "/admin/verifactu",
   });
-
-export const handle = adminShellHandle;
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   await requireStaff({ request, context }, "verifactu.view");
@@ -26,14 +23,6 @@ export async function action({ request, context }: Route.ActionArgs) {
   return verifactuAction(request, desk);
 }
 
-export function ErrorBoundary() {
-  return <AdminErrorPage />;
-}
-
 export default function AdminVerifactu({ loaderData, actionData }: Route.ComponentProps) {
-  return (
-    <AdminShell current="verifactu">
-      <VerifactuPage data={loaderData} answer={actionData as VerifactuAnswer} />
-    </AdminShell>
-  );
+  return <VerifactuPage data={loaderData} answer={actionData as VerifactuAnswer} />;
 }

@@ -3,11 +3,8 @@ import { requireStaff } from "~/features/identity/session.server";
 import { adminAction } from "~/features/admin/admin-actions.server";
 import { AdminPage } from "~/features/admin/admin-page";
 import { staffPanel } from "~/features/admin/admin-panel.server";
-import { AdminErrorPage, AdminShell, adminShellHandle } from "~/features/admin/admin-shell";
 import { adminTabs } from "~/features/admin/admin-tabs";
 import { privatePageMeta } from "~/features/seo/meta";
-
-export const handle = adminShellHandle;
 
 export const meta: Route.MetaFunction = ({ matches, data }) => {
   const section = adminTabs.find((tab) => tab.id === data?.view.tab);
@@ -34,14 +31,6 @@ export async function action({ request, context }: Route.ActionArgs) {
   return adminAction(request, staff);
 }
 
-export function ErrorBoundary() {
-  return <AdminErrorPage />;
-}
-
 export default function AdminPanel({ loaderData, actionData }: Route.ComponentProps) {
-  return (
-    <AdminShell current={loaderData.view.tab}>
-      <AdminPage panel={loaderData} staff={loaderData.staff} answer={actionData} />
-    </AdminShell>
-  );
+  return <AdminPage panel={loaderData} staff={loaderData.staff} answer={actionData} />;
 }

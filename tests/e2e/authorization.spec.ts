@@ -133,9 +133,18 @@ test.afterAll(async () => {
   for (const session of Object.values(sessions ?? {})) await session.dispose();
 });
 
-/** The paths a route table entry serves, in the matrix's spelling (no leading slash). */
-function routePaths(): string[] {
-  return routes.map((entry) => (entry.index ? "" : entry.path!));
+type RouteEntry = (typeof routes)[number];
+
+/**
+ * The paths the route table serves, in the matrix's spelling (no leading slash); a layout
+ * (no path, such as the admin shell's) serves its children's.
+ */
+function routePaths(entries: readonly RouteEntry[] = routes): string[] {
+  return entries.flatMap((entry) => {
+    if (entry.index) return [""];
+    if (entry.path === undefined) return routePaths(entry.children ?? []);
+    return [entry.path];
+  });
 }
 
 const expressPaths = Object.values(expressRoutes);

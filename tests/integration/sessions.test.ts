@@ -1,6 +1,6 @@
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { getViewer, requireStaff } from "~/features/identity/session.server";
+import { getViewer, requireStaff, viewerRoleOf } from "~/features/identity/session.server";
 import { getConfig } from "~/platform/config.server";
 import { sessions, userRoles } from "~/platform/db/schema";
 import { takeToast } from "~/platform/http/toast.server";
@@ -133,5 +133,26 @@ describe("the admin guard", () => {
       context: { clientAddress: "192.0.2.42" },
     });
     expect(staff).toMatchObject({ id: userId, role: "admin", clientAddress: "192.0.2.42" });
+  });
+});
+
+describe("one read of who is asking per page request", () => {
+  it("gives a page's loaders one read of the session and the role; an action reads afresh", async () => {
+    const { cookie, userId } = await signedInCustomer("una-lectura@example.com");
+    const page = requestWith(cookie);
+    const first = await getViewer(page);
+    expect(first.viewer?.id).toBe(userId);
+    expect(await viewerRoleOf(page, first.viewer!)).toBeNull();
+    // Between the root's read and the route's, the account becomes staff and loses its session:
+    // the same page request keeps what it read, as its loaders ran at once.
+    await database.db.insert(userRoles).values({ userId, role: "admin" });
+    await database.db.delete(sessions).where(eq(sessions.userId, userId));
+    expect((await getViewer(page)).viewer?.id).toBe(userId);
+    expect(await viewerRoleOf(page, first.viewer!)).toBeNull();
+    // Another request, or a post to the same page, reads the database again.
+    expect((await getViewer(requestWith(cookie))).viewer).toBeNull();
+    const post = new Request(page.url, { method: "POST", headers: { Cookie: cookie } });
+    expect((await getViewer(post)).viewer).toBeNull();
+    expect(await viewerRoleOf(post, first.viewer!)).toBe("admin");
   });
 });

@@ -3,7 +3,7 @@ import { getDb } from "~/platform/db/database.server";
 import { profiles, userActivityLog } from "~/platform/db/schema";
 import { getLogger } from "~/platform/logger.server";
 import type { PageViewer } from "~/features/identity/page-viewer";
-import { getViewer, staffRoleOf, type Viewer } from "~/features/identity/session.server";
+import { getViewer, viewerRoleOf, type Viewer } from "~/features/identity/session.server";
 
 /** The fields a customer edits on /perfil; null is "not given". */
 export type EditableProfile = {
@@ -54,7 +54,10 @@ export async function getPageViewer(
 ): Promise<{ viewer: (Viewer & PageViewer) | null; headers: Headers }> {
   const { viewer, headers } = await getViewer(request);
   if (!viewer) return { viewer, headers };
-  const [profile, staffRole] = await Promise.all([profileOf(viewer), staffRoleOf(viewer.id)]);
+  const [profile, staffRole] = await Promise.all([
+    profileOf(viewer),
+    viewerRoleOf(request, viewer),
+  ]);
   return { viewer: { ...viewer, fullName: profile.fullName, staffRole }, headers };
 }
 

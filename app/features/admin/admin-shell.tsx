@@ -17,31 +17,40 @@ import { adminPages, adminTabs, sectionsFor, type AdminSection } from "./admin-t
 
 /**
  * The staff's own layout (issue 14): the panel's sections always in reach, the signed-in staff
- * member with 'Actualizar' and 'Salir', and no marketing header or footer. A route joins it with
- * `export const handle = adminShellHandle` (the root layout then leaves out the site's header,
- * footer and `<main>`) and renders its page inside `<AdminShell>`.
+ * member with 'Actualizar' and 'Salir', and no marketing header or footer. The layout route
+ * `routes/admin-layout.tsx` holds it, with `handle = adminShellHandle` (the root layout then leaves
+ * out the site's header, footer and `<main>`), for every staff page of `app/routes.ts`.
  *
  * At `lg` the sections are a sidebar; on a phone a bar of tabs that scrolls sideways and stays at
  * the top of the screen while the page scrolls under it.
  */
 export const adminShellHandle = { shell: "admin" } as const;
 
+/** The record pages that belong to a tab: a ticket's page is part of Tickets, and so on. */
+const recordPagesOf: readonly [prefix: string, section: AdminSection][] = [
+  ["/admin/tickets/", "tickets"],
+  ["/admin/pagos/", "pagos"],
+  ["/admin/clientes/", "clientes"],
+  ["/admin/usuarios/", "usuarios"],
+];
+
 /**
- * The section an address belongs to: a ticket's page is part of Tickets; the staff member's own
+ * The section an address belongs to: a record's page is part of its tab; the staff member's own
  * security page (their link in the bar) is none.
  */
 function sectionOf(pathname: string, search: string): AdminSection | undefined {
   if (pathname.startsWith(OWN_SECURITY_PATH)) return undefined;
-  if (pathname.startsWith("/admin/tickets")) return "tickets";
+  const record = recordPagesOf.find(([prefix]) => pathname.startsWith(prefix));
+  if (record) return record[1];
   const page = adminPages.find((candidate) => pathname.startsWith(candidate.href));
   if (page) return page.id;
   const tab = new URLSearchParams(search).get("tab");
   return adminTabs.find((candidate) => candidate.id === tab)?.id ?? "dashboard";
 }
 
-export function AdminShell({ current, children }: { current?: AdminSection; children: ReactNode }) {
+export function AdminShell({ children }: { children: ReactNode }) {
   const location = useLocation();
-  const section = current ?? sectionOf(location.pathname, location.search);
+  const section = sectionOf(location.pathname, location.search);
   const brandName =
     (useRouteLoaderData("root") as { site?: { brandName: string } } | undefined)?.site?.brandName ??
     "";

@@ -26,9 +26,40 @@ export type Viewer = { id: string; email: string; emailVerified: boolean; create
  * lifetime is ended here instead, and the headers clear its cookie. With the database away the
  * lookup throws the maintenance page (503).
  */
-export async function getViewer(
-  request: Request,
-): Promise<{ viewer: Viewer | null; headers: Headers; ended?: true }> {
+export async function getViewer(request: Request): Promise<ViewerRead> {
+  if (!isPageRead(request)) return readViewer(request);
+  let read = viewerReads.get(request);
+  if (!read) {
+    read = readViewer(request);
+    viewerReads.set(request, read);
+  }
+  const { headers, ...rest } = await read;
+  return { ...rest, headers: new Headers(headers) };
+}
+
+type ViewerRead = { viewer: Viewer | null; headers: Headers; ended?: true };
+
+/**
+ * A page's loaders (the root's and the route's) run at once with one request, and each asks who
+ * is signing in: they share one read of the session and of the role (issue 38). Only reads:
+ * an action may change the session, so it always reads afresh.
+ */
+const viewerReads = new WeakMap<Request, Promise<ViewerRead>>();
+const roleReads = new WeakMap<Request, Promise<StaffRole | null>>();
+const isPageRead = (request: Request) => request.method === "GET" || request.method === "HEAD";
+
+/** `staffRoleOf` the request's viewer, read once per page request. */
+export function viewerRoleOf(request: Request, viewer: Viewer): Promise<StaffRole | null> {
+  if (!isPageRead(request)) return staffRoleOf(viewer.id);
+  let read = roleReads.get(request);
+  if (!read) {
+    read = staffRoleOf(viewer.id);
+    roleReads.set(request, read);
+  }
+  return read;
+}
+
+async function readViewer(request: Request): Promise<ViewerRead> {
   if (!hasSessionCookie(request)) return { viewer: null, headers: new Headers() };
   // While the database is away a signed-in page is in maintenance (503), not signed out.
   const { headers, response } = await unlessDatabaseAway(async () =>
@@ -151,7 +182,7 @@ export async function requireStaffEnrolling({ request, context }: StaffRequest):
       { headers: ended ? ending : undefined },
     );
   }
-  const role = await staffRoleOf(viewer.id);
+  const role = await viewerRoleOf(request, viewer);
   if (!role) {
     const fromThisSite = request.headers.get("Sec-Fetch-Site") === "same-origin";
     const headers = fromThisSite ? await signOutHeaders(request) : undefined;
