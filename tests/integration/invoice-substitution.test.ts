@@ -1,3 +1,4 @@
+import { siteDay } from "~/platform/dates";
 import { and, asc, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { invoiceBookPage } from "~/features/billing/invoice-book.server";
@@ -248,7 +249,8 @@ describe("a complete invoice in place of a simplified one (F3)", () => {
     const { purchase, invoice: simplified } = await simplifiedSale();
     await ask(owner, simplified.id, BUYER);
     const [, f3] = await invoicesOf(purchase.id);
-    const day = simplified.issuedAt.toISOString().slice(0, 10);
+    // The libro's period is in Spain's days: after 23:00 UTC in winter, Madrid is a day ahead.
+    const day = siteDay(simplified.issuedAt);
     const { lines } = await invoiceBookPage(database.db, { from: day, to: day }, undefined);
     const lineOf = (number: string) => {
       const [series, sequence] = number.split("-");

@@ -4,7 +4,7 @@ import { requireCapability, type Staff } from "~/features/identity/session.serve
 import type { Database } from "~/platform/db/client.server";
 import { getDb } from "~/platform/db/database.server";
 import { downloadResponse, snapshotPages, textStream } from "~/platform/http/downloads.server";
-import { SITE_TIME_ZONE } from "~/platform/dates";
+import { siteDay } from "~/platform/dates";
 import {
   adminViewFrom,
   exportCapabilities,
@@ -32,7 +32,7 @@ export function csvHeader(tab: AdminListTab): string {
 
 /** "pagos-2026-11-22.csv": the tab and the Madrid day of the export. */
 export function csvFileName(tab: AdminListTab, now: Date): string {
-  const day = new Intl.DateTimeFormat("en-CA", { timeZone: SITE_TIME_ZONE }).format(now);
+  const day = siteDay(now);
   return `${tab}-${day}.csv`;
 }
 

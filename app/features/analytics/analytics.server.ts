@@ -12,7 +12,7 @@ import {
   analyticsEvents,
 } from "~/platform/db/schema";
 import { visitorKey } from "~/platform/security/client-address.server";
-import { SITE_TIME_ZONE } from "~/platform/dates";
+import { SITE_TIME_ZONE, siteDay } from "~/platform/dates";
 import { analyticsKinds, listedReferrer, trackedPath } from "./analytics-rules";
 
 /** Raw events are kept this many days; after that only their day's totals remain. */
@@ -63,8 +63,6 @@ export function referrerHost(referrer: string | undefined, siteHost: string): st
   }
 }
 
-const madridDay = new Intl.DateTimeFormat("en-CA", { timeZone: SITE_TIME_ZONE });
-
 /**
  * The day's salt: random, in this process's memory only, replaced when the Madrid day changes.
  * Once replaced, nobody (ourselves included) can recompute a hash of yesterday, so the hashes
@@ -72,7 +70,7 @@ const madridDay = new Intl.DateTimeFormat("en-CA", { timeZone: SITE_TIME_ZONE })
  */
 let salt: { day: string; secret: Buffer } | undefined;
 export function dailySalt(now = new Date()): Buffer {
-  const day = madridDay.format(now);
+  const day = siteDay(now);
   if (salt?.day !== day) salt = { day, secret: randomBytes(32) };
   return salt.secret;
 }
@@ -332,7 +330,7 @@ async function topOf(
 function fillDays(totals: { day: string; views: number; visitors: number }[], days: number) {
   const byDay = new Map(totals.map((day) => [day.day, day]));
   // Calendar arithmetic at UTC midnight, where no summer time moves a day.
-  const lastDay = Date.parse(`${madridDay.format(new Date())}T00:00:00Z`);
+  const lastDay = Date.parse(`${siteDay()}T00:00:00Z`);
   return Array.from({ length: days }, (_, index): AnalyticsDay => {
     const day = new Date(lastDay - (days - 1 - index) * 86_400_000).toISOString().slice(0, 10);
     const found = byDay.get(day);

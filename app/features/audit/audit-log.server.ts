@@ -1,9 +1,10 @@
+import { startOfNextSiteDay, startOfSiteDay } from "~/platform/db/site-days.server";
 import { and, count, desc, eq, gte, ilike, lt, or, sql, type SQL } from "drizzle-orm";
 import type { Database } from "~/platform/db/client.server";
 import { getDb } from "~/platform/db/database.server";
 import { staffAuditLog } from "~/platform/db/schema";
 import { downloadResponse, snapshotPages, textStream } from "~/platform/http/downloads.server";
-import { formatDate, SITE_TIME_ZONE } from "~/platform/dates";
+import { formatDate, siteDay } from "~/platform/dates";
 import { actorRoleLabel, auditActionLabel, auditDetailsText } from "./audit-actions";
 import { recordStaffAction, type AuditActor } from "./audit.server";
 import { auditFilterDetails, auditViewFrom, type AuditFilters } from "./audit-view";
@@ -20,20 +21,14 @@ export const AUDIT_EXPORT_PAGE_ROWS = 1_000;
 /** `ILIKE '%text%'` with the text's own `%`, `_` and `\` taken literally. */
 const containsPattern = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
-/** The instant a Madrid calendar day begins. */
-const startOfDay = (day: string) =>
-  sql`(${day}::date::timestamp at time zone ${sql.raw(`'${SITE_TIME_ZONE}'`)})`;
-const startOfNextDay = (day: string) =>
-  sql`((${day}::date + 1)::timestamp at time zone ${sql.raw(`'${SITE_TIME_ZONE}'`)})`;
-
 function filterOf(filters: AuditFilters): SQL | undefined {
   return and(
     filters.who
       ? ilike(sql`coalesce(${staffAuditLog.actorEmail}, '')`, containsPattern(filters.who))
       : undefined,
     filters.action ? eq(staffAuditLog.action, filters.action) : undefined,
-    filters.from ? gte(staffAuditLog.at, startOfDay(filters.from)) : undefined,
-    filters.to ? lt(staffAuditLog.at, startOfNextDay(filters.to)) : undefined,
+    filters.from ? gte(staffAuditLog.at, startOfSiteDay(filters.from)) : undefined,
+    filters.to ? lt(staffAuditLog.at, startOfNextSiteDay(filters.to)) : undefined,
   );
 }
 
@@ -139,7 +134,7 @@ export function auditCsvLine(row: AuditRow): string {
 
 /** "auditoria-2026-11-26.csv": the Madrid day of the export. */
 export function auditCsvFileName(now: Date): string {
-  const day = new Intl.DateTimeFormat("en-CA", { timeZone: SITE_TIME_ZONE }).format(now);
+  const day = siteDay(now);
   return `auditoria-${day}.csv`;
 }
 

@@ -1,3 +1,4 @@
+import { calendarDay } from "~/platform/dates";
 import { isAuditAction, type AuditAction } from "./audit-actions";
 
 /**
@@ -24,18 +25,6 @@ export type AuditView = AuditFilters & {
 
 const WHO_MAX = 100;
 const PAGE_MAX = 1_000_000;
-const DAY = /^\d{4}-\d{2}-\d{2}$/;
-
-/** A real calendar day written yyyy-mm-dd (2026-02-30 is not one), or null. */
-export function calendarDay(value: string | null | undefined): string | null {
-  if (!value || !DAY.test(value)) return null;
-  const date = new Date(`${value}T00:00:00Z`);
-  return !Number.isNaN(date.getTime()) &&
-    date.toISOString().slice(0, 10) === value &&
-    date.getUTCFullYear() >= 2000
-    ? value
-    : null;
-}
 
 export function auditViewFrom(url: URL): AuditView {
   const params = url.searchParams;

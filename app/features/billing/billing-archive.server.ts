@@ -18,7 +18,7 @@ import {
   verifactuDeliveries,
   verifactuRecords,
 } from "~/platform/db/schema";
-import { SITE_TIME_ZONE } from "~/platform/dates";
+import { siteYear } from "~/platform/dates";
 import { invoiceBookHeader, INVOICE_BOOK_PAGE_ROWS, invoiceBookPage } from "./invoice-book.server";
 
 /*
@@ -54,14 +54,12 @@ export type BillingArchiveResult = {
   seconds: number;
 };
 
-const yearInSpain = new Intl.DateTimeFormat("en", { year: "numeric", timeZone: SITE_TIME_ZONE });
-
 /**
  * Why `year` cannot be archived now, or undefined when it can: only a closed year (before the
  * current one in Spain), whose invoices can no longer change in number.
  */
 export function billingYearRefusal(year: number, now = new Date()): string | undefined {
-  const current = Number(yearInSpain.format(now));
+  const current = siteYear(now);
   if (!Number.isInteger(year) || year < 2000 || year > 9999)
     return `el año debe ser un número de cuatro cifras, como ${current - 1}`;
   if (year >= current)

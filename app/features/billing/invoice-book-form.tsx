@@ -1,13 +1,11 @@
 import { BookOpen } from "lucide-react";
 import { Button } from "~/ui/button";
-import { SITE_TIME_ZONE } from "~/platform/dates";
+import { siteDay } from "~/platform/dates";
 import { Field } from "~/ui/form";
-
-const madridDay = new Intl.DateTimeFormat("en-CA", { timeZone: SITE_TIME_ZONE });
 
 /** Today and the first day of its quarter (the IVA return's period), as AAAA-MM-DD in Madrid. */
 function currentQuarter(now = new Date()) {
-  const today = madridDay.format(now);
+  const today = siteDay(now);
   const month = Number(today.slice(5, 7));
   const firstMonth = String(month - ((month - 1) % 3)).padStart(2, "0");
   return { from: `${today.slice(0, 4)}-${firstMonth}-01`, to: today };

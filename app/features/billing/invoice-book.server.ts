@@ -1,3 +1,4 @@
+import { startOfNextSiteDay, startOfSiteDay } from "~/platform/db/site-days.server";
 import { and, asc, eq, gte, lt, sql, type SQL } from "drizzle-orm";
 import { alias, type AnyPgColumn } from "drizzle-orm/pg-core";
 import { recordStaffAction, type AuditActor } from "~/features/audit/audit.server";
@@ -8,7 +9,7 @@ import { invoices } from "~/platform/db/schema";
 import { zipStream } from "~/platform/files/zip.server";
 import { downloadResponse, snapshotPages, textStream } from "~/platform/http/downloads.server";
 import { annulledInvoice } from "~/features/verifactu/records.server";
-import { SITE_TIME_ZONE } from "~/platform/dates";
+import { calendarDay, SITE_TIME_ZONE } from "~/platform/dates";
 import { AMOUNT_STYLE, columnName, workbookEntries } from "./invoice-book-workbook.server";
 
 /*
@@ -112,25 +113,14 @@ export const INVOICE_BOOK_PAGE_ROWS = 5_000;
 /** A period as the accountant asks for it: Madrid calendar days, both included. */
 export type InvoiceBookPeriod = { from: string; to: string };
 
-const DAY = /^(\d{4})-(\d{2})-(\d{2})$/;
-
-/** A real calendar day written AAAA-MM-DD (2026-02-30 is not one). */
-function isCalendarDay(value: string | null): value is string {
-  const match = value ? DAY.exec(value) : null;
-  if (!match) return false;
-  const [, year, month, day] = match.map(Number) as [number, number, number, number];
-  const date = new Date(Date.UTC(year, month - 1, day));
-  return date.getUTCFullYear() === year && date.getUTCMonth() === month - 1 && year >= 2000;
-}
-
 export const invoiceBookRefusal =
   "Las fechas del libro de facturas no son válidas: indica desde y hasta como AAAA-MM-DD, y que desde no sea posterior a hasta.";
 
 /** The period of `?desde=…&hasta=…`, or undefined when it is not one. */
 export function invoiceBookPeriodOf(url: URL): InvoiceBookPeriod | undefined {
-  const from = url.searchParams.get("desde");
-  const to = url.searchParams.get("hasta");
-  if (!isCalendarDay(from) || !isCalendarDay(to) || from > to) return undefined;
+  const from = calendarDay(url.searchParams.get("desde"));
+  const to = calendarDay(url.searchParams.get("hasta"));
+  if (!from || !to || from > to) return undefined;
   return { from, to };
 }
 
@@ -260,9 +250,6 @@ function entryOf(format: InvoiceBookFormat, firstRow: number): SQL<string> {
   return sql<string>`'<row r="' || ${row} || '">' || ${sql.join(xml, sql` || `)} || '</row>'`;
 }
 
-/** The instant a Madrid calendar day begins. */
-const startOfDay = (day: string) => sql`(${day}::date::timestamp at time zone ${SITE_TIME_ZONE})`;
-
 /** Where the previous page ended, in the book's order: series, year, sequence. */
 type PageEnd = { series: string; year: number; sequence: number };
 type Page = { lines: string; rows: number; last?: PageEnd };
@@ -294,8 +281,8 @@ export async function invoiceBookPage(
       and(
         gte(invoices.year, Number(period.from.slice(0, 4))),
         sql`${invoices.year} <= ${Number(period.to.slice(0, 4))}`,
-        gte(invoices.issuedAt, startOfDay(period.from)),
-        lt(invoices.issuedAt, sql`${startOfDay(period.to)} + interval '1 day'`),
+        gte(invoices.issuedAt, startOfSiteDay(period.from)),
+        lt(invoices.issuedAt, startOfNextSiteDay(period.to)),
         after
           ? sql`(${invoices.series}, ${invoices.year}, ${invoices.sequence}) > (${after.series}, ${after.year}, ${after.sequence})`
           : undefined,

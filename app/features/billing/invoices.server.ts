@@ -5,7 +5,7 @@ import type { Database } from "~/platform/db/client.server";
 import { getDb } from "~/platform/db/database.server";
 import { isUuid } from "~/platform/db/ids";
 import { invoiceCounters, invoices, profiles, purchases } from "~/platform/db/schema";
-import { SITE_TIME_ZONE } from "~/platform/dates";
+import { siteYear } from "~/platform/dates";
 import type { BillingData } from "./billing-data";
 import { profileBillingOf } from "./profile-billing.server";
 import {
@@ -29,15 +29,13 @@ export function formatInvoiceNumber(series: Series, year: number, sequence: numb
   return `${series}${year}-${String(sequence).padStart(6, "0")}`;
 }
 
-const yearInSpain = new Intl.DateTimeFormat("en", { year: "numeric", timeZone: SITE_TIME_ZONE });
-
 /**
  * The next number of a series in the year of the issue date (Spain's calendar). The counter row
  * stays locked until the caller's transaction ends: concurrent completions wait for each other,
  * and a transaction that rolls back gives its number back, so numbers never repeat or skip.
  */
 async function nextInvoiceNumber(tx: Transaction, series: Series, issuedAt: Date) {
-  const year = Number(yearInSpain.format(issuedAt));
+  const year = siteYear(issuedAt);
   const [counter] = await tx
     .insert(invoiceCounters)
     .values({ series, year, lastNumber: 1 })

@@ -2,6 +2,7 @@
  * Delivery and withdrawal states of a paid purchase, without the forms' validation: the purchase
  * list (public pages' shared chunk) needs only these.
  */
+import { siteDay } from "~/platform/dates";
 
 /** Payment and delivery are two things: a paid purchase is then started and delivered. */
 export const deliveryStatuses = ["pending", "in_progress", "delivered"] as const;
@@ -24,19 +25,6 @@ export function deliveryStatusLabel(status: string): string {
  */
 export const WITHDRAWAL_DAYS = 14;
 
-/** The site's days are Madrid's (the contract is Spanish; `platform/dates.ts` shows the same zone). */
-const madridDays = new Intl.DateTimeFormat("en-CA", {
-  timeZone: "Europe/Madrid",
-  year: "numeric",
-  month: "2-digit",
-  day: "2-digit",
-});
-
-/** The Madrid calendar day of an instant, as YYYY-MM-DD. */
-export function madridDay(at: Date | string): string {
-  return madridDays.format(new Date(at));
-}
-
 /**
  * The last day of a period of `days` calendar days that starts with an event, as YYYY-MM-DD:
  * the day of the event is not counted and the period begins the next day (Código Civil art. 5.1,
@@ -45,12 +33,12 @@ export function madridDay(at: Date | string): string {
  * withdrawn until the end of 15 December.
  */
 export function lastDayOfPeriod(event: Date | string, days = WITHDRAWAL_DAYS): string {
-  const [year, month, day] = madridDay(event).split("-").map(Number) as [number, number, number];
+  const [year, month, day] = siteDay(event).split("-").map(Number) as [number, number, number];
   return new Date(Date.UTC(year, month - 1, day + days)).toISOString().slice(0, 10);
 }
 
 /** Whether `now` is still inside a period whose last day is `lastDay` (YYYY-MM-DD). */
-export const withinPeriod = (lastDay: string, now: Date): boolean => madridDay(now) <= lastDay;
+export const withinPeriod = (lastDay: string, now: Date): boolean => siteDay(now) <= lastDay;
 
 type WithdrawalFacts = {
   status: string;

@@ -1,4 +1,5 @@
 import { getConfig } from "~/platform/config.server";
+import { calendarDay } from "~/platform/dates";
 import { getDb } from "~/platform/db/database.server";
 import { zipStream, type ZipEntry } from "~/platform/files/zip.server";
 import { downloadResponse, snapshotPages } from "~/platform/http/downloads.server";
@@ -21,7 +22,7 @@ import {
   periodRecordsPage,
   verifactuQueue,
 } from "./staff-records.server";
-import { dayFrom, RECORDS_PER_PAGE, verifactuViewFrom } from "./staff-view";
+import { RECORDS_PER_PAGE, verifactuViewFrom } from "./staff-view";
 import { wakeVerifactuSender } from "./worker.server";
 
 /** What the staff page asks of the member acting (the route's guard gives it; decision 075). */
@@ -181,8 +182,8 @@ export const exportBaseName = (from: string, to: string) => `registros-verifactu
  * and zipped as the client reads, so a year of records never sits in memory.
  */
 export function verifactuExport(url: URL): Response {
-  const from = dayFrom(url.searchParams.get("desde"));
-  const to = dayFrom(url.searchParams.get("hasta"));
+  const from = calendarDay(url.searchParams.get("desde"));
+  const to = calendarDay(url.searchParams.get("hasta"));
   if (!from || !to || from > to)
     return new Response(
       "Indica el periodo con dos fechas válidas (desde y hasta, aaaa-mm-dd), la primera no posterior a la segunda.",
@@ -222,8 +223,8 @@ export function verifactuExport(url: URL): Response {
 export async function staffVerifactuExport(request: Request, desk: VerifactuDesk) {
   await desk.requireRecentAuthentication({ fallback: "/admin/verifactu", download: true });
   const url = new URL(request.url);
-  const from = dayFrom(url.searchParams.get("desde"));
-  const to = dayFrom(url.searchParams.get("hasta"));
+  const from = calendarDay(url.searchParams.get("desde"));
+  const to = calendarDay(url.searchParams.get("hasta"));
   if (from && to && from <= to)
     await desk.recordAction(getDb(), {
       action: "export.verifactu",

@@ -1,3 +1,4 @@
+import { startOfNextSiteDay, startOfSiteDay } from "~/platform/db/site-days.server";
 import {
   and,
   asc,
@@ -20,7 +21,6 @@ import {
   verifactuSender,
   verifactuSubmissions,
 } from "~/platform/db/schema";
-import { SITE_TIME_ZONE } from "~/platform/dates";
 import { latestRecordOfInvoice, recordCancellation, type VerifactuRecord } from "./records.server";
 import { cancellationRefusal, type RecordKind, type RecordState } from "./record-states";
 
@@ -52,17 +52,12 @@ export type RecordCursor = { before: number } | { after: number } | { oldest: nu
 /** A list's count stops here and says "more than": counting a million rows is not free. */
 export const RECORD_COUNT_CAP = 10_000;
 
-/** The first instant of a Madrid day, and the first of the day after another. */
-const startOfDay = (day: string) => sql`((${day})::date)::timestamp at time zone ${SITE_TIME_ZONE}`;
-const endOfDay = (day: string) =>
-  sql`((${day})::date + 1)::timestamp at time zone ${SITE_TIME_ZONE}`;
-
 /** The conditions on the record itself (the state is the delivery's). */
 function recordConditions(reader: Reader, filters: RecordFilters): SQL | undefined {
   return and(
     filters.kind ? eq(verifactuRecords.kind, filters.kind) : undefined,
-    filters.from ? gte(verifactuRecords.createdAt, startOfDay(filters.from)) : undefined,
-    filters.to ? lt(verifactuRecords.createdAt, endOfDay(filters.to)) : undefined,
+    filters.from ? gte(verifactuRecords.createdAt, startOfSiteDay(filters.from)) : undefined,
+    filters.to ? lt(verifactuRecords.createdAt, startOfNextSiteDay(filters.to)) : undefined,
     filters.invoiceNumber
       ? inArray(
           verifactuRecords.invoiceId,
@@ -356,8 +351,8 @@ export function periodRecordsPage(
     .from(verifactuRecords)
     .where(
       and(
-        gte(verifactuRecords.createdAt, startOfDay(period.from)),
-        lt(verifactuRecords.createdAt, endOfDay(period.to)),
+        gte(verifactuRecords.createdAt, startOfSiteDay(period.from)),
+        lt(verifactuRecords.createdAt, startOfNextSiteDay(period.to)),
         after === undefined ? undefined : gt(verifactuRecords.id, after),
       ),
     )

@@ -1,3 +1,4 @@
+import { calendarDay } from "~/platform/dates";
 import { recordKinds, recordStates, type RecordKind, type RecordState } from "./record-states";
 import type { RecordCursor, RecordFilters } from "./staff-records.server";
 
@@ -17,19 +18,9 @@ export type VerifactuView = {
   invalid: ("desde" | "hasta" | "factura")[];
 };
 
-const DAY = /^\d{4}-\d{2}-\d{2}$/;
 /** F2026-000123 or R2026-000001: a whole invoice number. */
 const INVOICE_NUMBER = /^[FR]\d{4}-\d{6}$/;
 const ID = /^\d{1,15}$/;
-
-/** A real calendar day written yyyy-mm-dd, or undefined. */
-export function dayFrom(value: string | null): string | undefined {
-  if (!value || !DAY.test(value)) return undefined;
-  const date = new Date(`${value}T00:00:00Z`);
-  return !Number.isNaN(date.getTime()) && date.toISOString().slice(0, 10) === value
-    ? value
-    : undefined;
-}
 
 const idFrom = (value: string | null) => (value && ID.test(value) ? Number(value) : undefined);
 
@@ -43,7 +34,7 @@ export function verifactuViewFrom(url: URL): VerifactuView {
   const day = (name: "desde" | "hasta") => {
     const raw = params.get(name)?.trim();
     if (!raw) return undefined;
-    const value = dayFrom(raw);
+    const value = calendarDay(raw) ?? undefined;
     if (!value) invalid.push(name);
     return value;
   };
