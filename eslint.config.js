@@ -25,6 +25,7 @@ function featureBoundaries() {
           dynamicImportOf(regex, message),
           DYNAMIC_ROUTES,
           DYNAMIC_LOCAL_SERVICES,
+          ...ONE_LOCALE,
         ],
       },
     };
@@ -68,6 +69,17 @@ const ABOVE_PLATFORM_MESSAGE = "Platform never imports a feature or ui (docs/arc
 const ABOVE_UI = "^(~/features|(\\.\\./)+(app/)?features)(/|$)";
 const ABOVE_UI_MESSAGE = "Ui never imports a feature (docs/architecture.md).";
 
+/**
+ * The site's language is said once, in app/platform/locale.ts (decision 079): a locale or a
+ * `lang` written out anywhere else in app/ fails, so a second language starts from one place.
+ */
+const LOCALE_MESSAGE = "The site's language comes from SITE_LOCALE (app/platform/locale.ts).";
+const ONE_LOCALE = [
+  { selector: "Literal[value=/^es[-_]ES$/]", message: LOCALE_MESSAGE },
+  { selector: "JSXAttribute[name.name='lang'][value.value=/^es/]", message: LOCALE_MESSAGE },
+  { selector: "TemplateElement[value.raw=/lang=.es/]", message: LOCALE_MESSAGE },
+];
+
 export default tseslint.config(
   {
     ignores: [
@@ -96,7 +108,10 @@ export default tseslint.config(
   {
     files: ["app/**/*.{ts,tsx}"],
     plugins: { "react-hooks": reactHooks },
-    rules: reactHooks.configs.recommended.rules,
+    rules: {
+      ...reactHooks.configs.recommended.rules,
+      "no-restricted-syntax": ["error", ...ONE_LOCALE],
+    },
   },
   {
     // A route is its guard, one call into its feature and its page: data access stays in features.
@@ -123,7 +138,7 @@ export default tseslint.config(
           ],
         },
       ],
-      "no-restricted-syntax": ["error", DYNAMIC_LOCAL_SERVICES],
+      "no-restricted-syntax": ["error", DYNAMIC_LOCAL_SERVICES, ...ONE_LOCALE],
     },
   },
   ...featureBoundaries(),
@@ -141,6 +156,7 @@ export default tseslint.config(
         "error",
         dynamicImportOf(ABOVE_PLATFORM, ABOVE_PLATFORM_MESSAGE),
         DYNAMIC_LOCAL_SERVICES,
+        ...ONE_LOCALE,
       ],
     },
   },
@@ -152,7 +168,18 @@ export default tseslint.config(
         "error",
         { patterns: [{ regex: ABOVE_UI, message: ABOVE_UI_MESSAGE }] },
       ],
-      "no-restricted-syntax": ["error", dynamicImportOf(ABOVE_UI, ABOVE_UI_MESSAGE)],
+      "no-restricted-syntax": ["error", dynamicImportOf(ABOVE_UI, ABOVE_UI_MESSAGE), ...ONE_LOCALE],
+    },
+  },
+  {
+    // The one place that says the site's language.
+    files: ["app/platform/locale.ts"],
+    rules: {
+      "no-restricted-syntax": [
+        "error",
+        dynamicImportOf(ABOVE_PLATFORM, ABOVE_PLATFORM_MESSAGE),
+        DYNAMIC_LOCAL_SERVICES,
+      ],
     },
   },
 );

@@ -31,6 +31,7 @@ import { NoScriptToast } from "~/ui/noscript-toast";
 import { routesAskForLightPage } from "~/platform/http/light-page";
 import type { Toast } from "~/platform/http/toast";
 import lightPageScriptUrl from "virtual:light-page-script";
+import { SITE_LOCALE } from "~/platform/locale";
 
 // In development the stylesheet also loads as a module, so style edits apply without a reload.
 if (import.meta.env.DEV) void import("./app.css");
@@ -58,7 +59,7 @@ export function Layout({ children }: { children: React.ReactNode }) {
   // An anonymous visitor's public page: HTML and one small script, no React in the browser.
   const light = data !== undefined && !data.viewer && routesAskForLightPage(matches);
   return (
-    <html lang="es">
+    <html lang={SITE_LOCALE.lang}>
       <head>
         <meta charSet="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />

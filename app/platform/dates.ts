@@ -3,6 +3,8 @@
  * UTC and a visitor's browser in its own zone, and without one shared zone the hydrated text
  * would differ from the server's (a hydration error, and a time that jumps on screen).
  */
+import { SITE_LOCALE } from "~/platform/locale";
+
 export const SITE_TIME_ZONE = "Europe/Madrid";
 
 const STYLES = {
@@ -26,7 +28,10 @@ const formatters = new Map<DateStyle, Intl.DateTimeFormat>();
 export function formatDate(value: Date | string | number, style: DateStyle): string {
   let formatter = formatters.get(style);
   if (!formatter) {
-    formatter = new Intl.DateTimeFormat("es-ES", { ...STYLES[style], timeZone: SITE_TIME_ZONE });
+    formatter = new Intl.DateTimeFormat(SITE_LOCALE.intl, {
+      ...STYLES[style],
+      timeZone: SITE_TIME_ZONE,
+    });
     formatters.set(style, formatter);
   }
   return formatter.format(new Date(value));

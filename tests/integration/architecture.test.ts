@@ -162,6 +162,18 @@ describe("imports", () => {
         'import { verifactuPage } from "~/features/verifactu/staff-page.server";\nexport const b = verifactuPage;\n',
       ),
     ).toContain("no-restricted-imports");
+    // The site's language written out anywhere but platform/locale.ts (decision 079).
+    for (const code of [
+      'export const f = new Intl.NumberFormat("es-ES");\n',
+      'export const og = { content: "es_ES" };\n',
+      'export const page = `<html lang="es">`;\n',
+    ])
+      expect(await lint("app/features/billing/probe.ts", code), code).toContain(
+        "no-restricted-syntax",
+      );
+    expect(
+      await lint("app/routes/probe.tsx", 'export const Page = () => <html lang="es" />;\n'),
+    ).toContain("no-restricted-syntax");
     // A feature importing a route, statically or not.
     expect(
       await lint(

@@ -3,6 +3,7 @@ import { getDb } from "~/platform/db/database.server";
 import { escapeHtml, renderMailLayout } from "~/platform/mail/html";
 import { getMailWorker } from "~/platform/mail/mailer.server";
 import { enqueueMails } from "~/platform/mail/outbox.server";
+import { SITE_LOCALE } from "~/platform/locale";
 
 /**
  * A new way into the account (a passkey, the app's codes) is told to its owner by mail at once
@@ -16,7 +17,7 @@ export async function mailNewWayIn(
 ) {
   const { company, siteUrl } = getConfig();
   const context = { brandName: company.brandName, siteUrl };
-  const when = new Intl.DateTimeFormat("es-ES", {
+  const when = new Intl.DateTimeFormat(SITE_LOCALE.intl, {
     timeZone: "Europe/Madrid",
     dateStyle: "long",
     timeStyle: "short",

@@ -7,8 +7,12 @@ import { formatCount } from "~/ui/numbers";
 import { chartDay } from "./admin-chart-data";
 import type { AdminAnalytics } from "./analytics-revenue.server";
 import { analyticsPeriods } from "./admin-tabs";
+import { SITE_LOCALE } from "~/platform/locale";
 
-const percent = new Intl.NumberFormat("es-ES", { style: "percent", maximumFractionDigits: 1 });
+const percent = new Intl.NumberFormat(SITE_LOCALE.intl, {
+  style: "percent",
+  maximumFractionDigits: 1,
+});
 const share = (part: number, whole: number) => (whole > 0 ? percent.format(part / whole) : "—");
 
 /** Analítica (issue #17): visits, pages, referrers and the funnel, next to the period's revenue. */

@@ -1,20 +1,25 @@
 import { formatPrice } from "~/features/catalogue/services";
+import { SITE_LOCALE } from "~/platform/locale";
 
 /** One day of the dashboard's chart: a Madrid calendar day, "YYYY-MM-DD". */
 export type DailyPoint = { day: string; revenueCents: number; orders: number };
 
 // Its own formatter (not ui/numbers): this module is shared with the chart's lazy chunk, and
 // a ui module shared by two chunks would join the chunk every public page loads.
-const counts = new Intl.NumberFormat("es-ES");
+const counts = new Intl.NumberFormat(SITE_LOCALE.intl);
 const formatCount = (value: number) => counts.format(value);
 
 const dayFormats = {
   /** 3 mar */
-  short: new Intl.DateTimeFormat("es-ES", { day: "numeric", month: "short", timeZone: "UTC" }),
+  short: new Intl.DateTimeFormat(SITE_LOCALE.intl, {
+    day: "numeric",
+    month: "short",
+    timeZone: "UTC",
+  }),
   /** 3 mar 2026 */
-  medium: new Intl.DateTimeFormat("es-ES", { dateStyle: "medium", timeZone: "UTC" }),
+  medium: new Intl.DateTimeFormat(SITE_LOCALE.intl, { dateStyle: "medium", timeZone: "UTC" }),
   /** martes, 3 de marzo de 2026 */
-  long: new Intl.DateTimeFormat("es-ES", { dateStyle: "full", timeZone: "UTC" }),
+  long: new Intl.DateTimeFormat(SITE_LOCALE.intl, { dateStyle: "full", timeZone: "UTC" }),
 };
 
 /**

@@ -1,6 +1,7 @@
 import { Bar, CartesianGrid, ComposedChart, Legend, Line, Tooltip, XAxis, YAxis } from "recharts";
 import { formatPrice } from "~/features/catalogue/services";
 import { chartDay, type DailyPoint } from "./admin-chart-data";
+import { SITE_LOCALE } from "~/platform/locale";
 
 /**
  * The dashboard's chart: completed revenue a day as bars, orders a day as a line. Loaded with
@@ -13,7 +14,7 @@ const ORDERS = "#c2410c"; // orange-700: 5.2:1 on white, apart from the bars' bl
 const GRID = "#e2e8f0";
 const AXIS = "#475569";
 
-const compactEuros = new Intl.NumberFormat("es-ES", {
+const compactEuros = new Intl.NumberFormat(SITE_LOCALE.intl, {
   style: "currency",
   currency: "EUR",
   notation: "compact",

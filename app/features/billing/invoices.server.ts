@@ -1,7 +1,7 @@
 import { and, eq, inArray, sql } from "drizzle-orm";
 import type { Viewer } from "~/features/identity/session.server";
 import { getConfig } from "~/platform/config.server";
-import type { Database } from "~/platform/db/client.server";
+import type { Database, DatabaseTransaction } from "~/platform/db/client.server";
 import { getDb } from "~/platform/db/database.server";
 import { isUuid } from "~/platform/db/ids";
 import { invoiceCounters, invoices, profiles, purchases } from "~/platform/db/schema";
@@ -20,7 +20,7 @@ import { invoiceCotejoUrl } from "~/features/verifactu/invoice-qr.server";
 import { wakeVerifactuSender } from "~/features/verifactu/worker.server";
 import { annulmentsOf } from "~/features/verifactu/records.server";
 
-type Transaction = Parameters<Parameters<Database["transaction"]>[0]>[0];
+type Transaction = DatabaseTransaction;
 export type Invoice = typeof invoices.$inferSelect;
 type Series = Invoice["series"];
 

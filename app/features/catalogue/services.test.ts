@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import {
+  bookableServices,
   contactServiceCodes,
   formatPrice,
   priceFromText,
@@ -10,6 +11,7 @@ import {
   servicesForHome,
   servicesWithPages,
 } from "./services";
+import { SITE_LOCALE } from "~/platform/locale";
 
 describe("service catalogue", () => {
   it("holds six services priced 79, 149, 299, 449, 599 and 799 EUR", () => {
@@ -31,6 +33,22 @@ describe("service catalogue", () => {
     expect(services.map((s) => s.id)).toEqual([1, 2, 3, 4, 5, 6]);
     expect(new Set(services.map((s) => s.slug)).size).toBe(6);
     for (const service of services) expect(service.priceFeatures).toHaveLength(4);
+  });
+
+  it("books Consultoría Puntual as an hour in the calendar; the rest are delivered work", () => {
+    expect(bookableServices().map((s) => [s.name, s.durationMinutes])).toEqual([
+      ["Consultoría Puntual", 60],
+    ]);
+    expect(services.filter((s) => s.kind === "service")).toHaveLength(5);
+  });
+
+  it("says a consultation's length in its copy as the figure says it", () => {
+    for (const service of bookableServices()) {
+      const hours = service.durationMinutes / 60;
+      const length = `${hours} ${hours === 1 ? "hora" : "horas"}`;
+      expect(service.shortDescription).toContain(length);
+      expect(service.priceFeatures[0]).toContain(length);
+    }
   });
 
   it("has a page with six features for the five services of the route table", () => {
@@ -117,8 +135,8 @@ describe("formatPrice", () => {
   });
 
   it("writes every amount as es-ES Intl formatting does", () => {
-    const wholeEuros = new Intl.NumberFormat("es-ES", { maximumFractionDigits: 0 });
-    const withCents = new Intl.NumberFormat("es-ES", { minimumFractionDigits: 2 });
+    const wholeEuros = new Intl.NumberFormat(SITE_LOCALE.intl, { maximumFractionDigits: 0 });
+    const withCents = new Intl.NumberFormat(SITE_LOCALE.intl, { minimumFractionDigits: 2 });
     const amounts = [0, 5, 100, 7_900, 14_950, 99_999, 150_000, 1_234_567, 1_000_000_00, -2_500];
     for (const cents of amounts) {
       const euros = cents / 100;

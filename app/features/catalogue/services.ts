@@ -15,7 +15,13 @@ export const serviceCodes = [
 
 export type ServiceCode = (typeof serviceCodes)[number];
 
-export type Service = {
+/**
+ * What is sold (decision 078): delivered work, or a consultation booked as time in the calendar,
+ * whose length the booking takes.
+ */
+export type SaleKind = { kind: "service" } | { kind: "consultation"; durationMinutes: number };
+
+export type Service = SaleKind & {
   /** Stable id of the price item (spec: 1-6). */
   id: number;
   /** Anchor on /precios and key for the page. */
@@ -44,6 +50,8 @@ export type Service = {
 export const services: readonly Service[] = [
   {
     id: 1,
+    kind: "consultation",
+    durationMinutes: 60,
     slug: "consultoria-puntual",
     code: "otro",
     name: "Consultoría Puntual",
@@ -60,6 +68,7 @@ export const services: readonly Service[] = [
   },
   {
     id: 2,
+    kind: "service",
     slug: "asistencia-digital",
     code: "asistencia-digital",
     name: "Asistencia Informática",
@@ -91,6 +100,7 @@ export const services: readonly Service[] = [
   },
   {
     id: 3,
+    kind: "service",
     slug: "reputacion-digital",
     code: "reputacion-digital",
     name: "Reputación Digital",
@@ -122,6 +132,7 @@ export const services: readonly Service[] = [
   },
   {
     id: 4,
+    kind: "service",
     slug: "ciberseguridad",
     code: "ciberseguridad",
     name: "Ciberseguridad",
@@ -153,6 +164,7 @@ export const services: readonly Service[] = [
   },
   {
     id: 5,
+    kind: "service",
     slug: "inteligencia-artificial",
     code: "ia",
     name: "Consultoría en IA",
@@ -184,6 +196,7 @@ export const services: readonly Service[] = [
   },
   {
     id: 6,
+    kind: "service",
     slug: "desarrollo-web",
     code: "desarrollo-web",
     name: "Desarrollo Web",
@@ -270,6 +283,11 @@ export function servicesForHome(): Service[] {
 }
 
 /** Services with their own page, in the home-page order. */
+/** The services booked as time in the calendar, each with its length (decision 078). */
+export function bookableServices(): (Service & { kind: "consultation" })[] {
+  return services.filter((service) => service.kind === "consultation");
+}
+
 export function servicesWithPages(): Service[] {
   return servicesForHome().filter((service) => service.path !== undefined);
 }

@@ -1,9 +1,9 @@
 import { randomUUID } from "node:crypto";
 import { and, eq, inArray } from "drizzle-orm";
-import type { Database } from "~/platform/db/client.server";
+import type { DatabaseTransaction } from "~/platform/db/client.server";
 import { customers, invoices, payments, purchases } from "~/platform/db/schema";
 
-type Transaction = Parameters<Parameters<Database["transaction"]>[0]>[0];
+type Transaction = DatabaseTransaction;
 
 /**
  * Pseudonyms end in the reserved `.invalid` domain (RFC 2606), so no mail can ever reach one

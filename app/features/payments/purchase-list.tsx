@@ -7,6 +7,7 @@ import { deliveryStatusLabel } from "./after-sale-status";
 import { dayAsDate, NOT_IN_TOTALS, type OrderTimeline } from "./order-timeline";
 import { OrderTimelineView } from "./order-timeline-view";
 import { purchaseStatusLabel } from "./purchase-status";
+import { SITE_LOCALE } from "~/platform/locale";
 
 /**
  * A purchase's price in its currency, said once: '449,00€' for euros (the site's way), and the
@@ -15,7 +16,9 @@ import { purchaseStatusLabel } from "./purchase-status";
 export function purchasePriceText(priceCents: number, currency: string): string {
   if (currency.toUpperCase() === "EUR") return formatPrice(priceCents, { cents: "always" });
   try {
-    return new Intl.NumberFormat("es-ES", { style: "currency", currency }).format(priceCents / 100);
+    return new Intl.NumberFormat(SITE_LOCALE.intl, { style: "currency", currency }).format(
+      priceCents / 100,
+    );
   } catch {
     return `${(priceCents / 100).toFixed(2)} ${currency}`;
   }

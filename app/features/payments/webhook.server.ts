@@ -1,7 +1,8 @@
+import { runSaleReactions } from "./sale-reactions.server";
 import { and, eq, inArray, lt, sql } from "drizzle-orm";
 import type Stripe from "stripe";
 import { getConfig } from "~/platform/config.server";
-import type { Database } from "~/platform/db/client.server";
+import type { Database, DatabaseTransaction } from "~/platform/db/client.server";
 import { isUuid } from "~/platform/db/ids";
 import {
   customers,
@@ -25,7 +26,7 @@ import { countsInTotals, statusesBelow, type PurchaseStatus } from "./purchase-s
 import { stripeClient } from "./providers.server";
 import { receiptMail, refundMail } from "./receipt-mail.server";
 
-type Transaction = Parameters<Parameters<Database["transaction"]>[0]>[0];
+type Transaction = DatabaseTransaction;
 
 export type WebhookAnswer = { status: number; body: string };
 
@@ -256,6 +257,17 @@ async function completePurchase(
     amountCents: amount,
     currency,
     issuedAt: completedAt,
+  });
+  // The features above payments react in this transaction: all of it commits, or none.
+  await runSaleReactions(tx, {
+    purchaseId: purchase.id,
+    userId: purchase.userId,
+    serviceId: purchase.serviceId,
+    serviceName: purchase.serviceName,
+    amountCents: amount,
+    currency,
+    completedAt,
+    invoiceNumber: invoice.number,
   });
   await tx
     .insert(customers)

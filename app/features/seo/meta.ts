@@ -1,5 +1,6 @@
 import type { MetaDescriptor } from "react-router";
 import { siteFromMatches, type SiteInfo } from "./site";
+import { SITE_LOCALE } from "~/platform/locale";
 
 type PageMetaInput = {
   title: string;
@@ -32,7 +33,7 @@ export function pageMeta(
     { name: "description", content: input.description },
     { tagName: "link", rel: "canonical", href: url },
     { property: "og:type", content: "website" },
-    { property: "og:locale", content: "es_ES" },
+    { property: "og:locale", content: SITE_LOCALE.openGraph },
     { property: "og:site_name", content: site.brandName },
     { property: "og:title", content: title },
     { property: "og:description", content: input.description },

@@ -9,6 +9,7 @@ import {
   priorityLabel,
   ticketStatusLabel,
 } from "./ticket-rules";
+import { SITE_LOCALE } from "~/platform/locale";
 
 /**
  * The parts of the ticket pages shared by the customer's and the staff's: one look for status and
@@ -91,7 +92,7 @@ export function TicketList({
   );
 }
 
-const fileSize = new Intl.NumberFormat("es-ES", { maximumFractionDigits: 1 });
+const fileSize = new Intl.NumberFormat(SITE_LOCALE.intl, { maximumFractionDigits: 1 });
 
 /** 2048 → '2 KB', 1572864 → '1,5 MB'. */
 export function formatFileSize(bytes: number): string {

@@ -1,3 +1,4 @@
+import type { DatabaseTransaction } from "~/platform/db/client.server";
 import { and, desc, eq, inArray, sql } from "drizzle-orm";
 import { getConfig } from "~/platform/config.server";
 import { getDb } from "~/platform/db/database.server";
@@ -17,8 +18,7 @@ import { activeTicketStatuses, finishedTicketStatuses, formatTicketNumber } from
  * pages (customer-tickets.server.ts), the staff's (staff-tickets.server.ts) and the admin lists.
  */
 
-type Db = ReturnType<typeof getDb>;
-export type Tx = Parameters<Parameters<Db["transaction"]>[0]>[0];
+export type Tx = DatabaseTransaction;
 
 /** What the support mails say about the company. */
 export function mailContext() {

@@ -1,6 +1,6 @@
 import { desc, eq, inArray, sql, type SQLWrapper } from "drizzle-orm";
 import { getConfig } from "~/platform/config.server";
-import type { Database } from "~/platform/db/client.server";
+import type { Database, DatabaseTransaction } from "~/platform/db/client.server";
 import {
   verifactuChainHeads,
   verifactuDeliveries,
@@ -11,7 +11,7 @@ import { aeatAmount, aeatDate, aeatRate, aeatTimestamp } from "./aeat-formats";
 import { altaHash, anulacionHash } from "./record-hash.server";
 import { verifactuSystem } from "./system";
 
-type Transaction = Parameters<Parameters<Database["transaction"]>[0]>[0];
+type Transaction = DatabaseTransaction;
 export type VerifactuRecord = typeof verifactuRecords.$inferSelect;
 export type InvoiceType = "F1" | "F2" | "F3" | "R1" | "R5";
 

@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { and, asc, eq, isNull, lt, or, sql } from "drizzle-orm";
-import type { Database } from "~/platform/db/client.server";
+import type { Database, DatabaseTransaction } from "~/platform/db/client.server";
 import {
   verifactuDeliveries,
   verifactuRecords,
@@ -27,7 +27,7 @@ import {
  * Every answer is stored; each record takes AEAT's state, code and text.
  */
 
-type Transaction = Parameters<Parameters<Database["transaction"]>[0]>[0];
+type Transaction = DatabaseTransaction;
 type DeliveryStatus = (typeof verifactuDeliveries.$inferSelect)["status"];
 
 export const RETRY_BASE_MS = 30_000;

@@ -28,6 +28,7 @@ import { PageHeader } from "~/ui/signed-in/page-header";
 import { verifactuMessages } from "./staff-messages";
 import type { verifactuPage } from "./staff-page.server";
 import { filterQuery, verifactuHref } from "./staff-view";
+import { SITE_LOCALE } from "~/platform/locale";
 
 type PageData = Awaited<ReturnType<typeof verifactuPage>>;
 type Row = PageData["records"]["rows"][number];
@@ -141,7 +142,7 @@ function SendingFacts({ data: { queue, sending, now } }: { data: PageData }) {
 
 /** What 'Comprobar cadena' found, in words. */
 export function chainCheckText(check: ChainCheck): string {
-  const seconds = check.seconds.toLocaleString("es-ES", { maximumFractionDigits: 2 });
+  const seconds = check.seconds.toLocaleString(SITE_LOCALE.intl, { maximumFractionDigits: 2 });
   if (!check.firstBreak)
     return `Cadena íntegra: ${formatCount(check.checked)} ${check.checked === 1 ? "registro comprobado" : "registros comprobados"} en ${seconds} s`;
   const { recordId, invoiceNumber, reason } = check.firstBreak;

@@ -17,6 +17,9 @@ export { pgliteExtensions } from "./pglite-start.server";
 /** One query-builder type for both drivers; prefer the builder over db.execute(). */
 export type Database = PgDatabase<PgQueryResultHKT, typeof schema>;
 
+/** The transaction `Database.transaction` hands its callback: what a multi-step change writes with. */
+export type DatabaseTransaction = Parameters<Parameters<Database["transaction"]>[0]>[0];
+
 export type DatabaseHandle = {
   db: Database;
   kind: "pglite" | "postgres";

@@ -5,6 +5,7 @@ const HTML_ESCAPES: Record<string, string> = {
   '"': "&quot;",
   "'": "&#39;",
 };
+import { SITE_LOCALE } from "~/platform/locale";
 
 /** Escapes text for HTML element content and quoted attribute values. */
 export function escapeHtml(value: string): string {
@@ -42,7 +43,7 @@ type LayoutInput = {
 export function renderMailLayout({ brandName, siteUrl, preheader, bodyHtml }: LayoutInput): string {
   const brand = escapeHtml(brandName);
   return `<!DOCTYPE html>
-<html lang="es">
+<html lang="${SITE_LOCALE.lang}">
 <head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${brand}</title></head>
 <body style="margin:0;padding:0;background:#f1f5f9;font-family:Arial,Helvetica,sans-serif;color:#0f172a;">
 <span style="display:none;max-height:0;overflow:hidden;">${escapeHtml(preheader)}</span>

@@ -2,6 +2,7 @@
  * Reading a download as it streams in, loaded by DownloadLink on the first click: pages that
  * never download anything do not carry it.
  */
+import { SITE_LOCALE } from "~/platform/locale";
 
 /** How often the visible count may change while a file streams in (it would flicker otherwise). */
 const SHOW_EVERY_MS = 150;
@@ -12,8 +13,11 @@ const QUOTE = 0x22;
 const LINE_FEED = 0x0a;
 
 // Spain's way with numbers (es-ES): 12.345 filas, 45 %.
-const counts = new Intl.NumberFormat("es-ES");
-const percents = new Intl.NumberFormat("es-ES", { style: "percent", maximumFractionDigits: 0 });
+const counts = new Intl.NumberFormat(SITE_LOCALE.intl);
+const percents = new Intl.NumberFormat(SITE_LOCALE.intl, {
+  style: "percent",
+  maximumFractionDigits: 0,
+});
 
 /**
  * Counts the lines of a CSV as its bytes arrive: line breaks inside a quoted cell (a message of
