@@ -20,14 +20,13 @@ import {
   customers,
   invoices,
   payments,
-  profiles,
   purchases,
   searchText,
   supportTickets,
   userActivityLog,
-  userRoles,
   users,
 } from "~/platform/db/schema";
+import { selectAccounts } from "./staff-view-of-accounts.server";
 
 /**
  * A customer for staff (/admin/clientes/:customerId, decision 052): the account's profile, the
@@ -113,24 +112,7 @@ export async function staffCustomerPage(staff: Staff, key: string) {
 }
 
 async function profileOf(userId: string) {
-  const [row] = await getDb()
-    .select({
-      id: users.id,
-      createdAt: users.createdAt,
-      emailVerified: users.emailVerified,
-      twoFactorEnabled: users.twoFactorEnabled,
-      fullName: profiles.fullName,
-      phone: profiles.phone,
-      company: profiles.company,
-      taxId: profiles.taxId,
-      billingName: profiles.billingName,
-      billingAddress: profiles.billingAddress,
-      role: userRoles.role,
-    })
-    .from(users)
-    .leftJoin(profiles, eq(profiles.id, users.id))
-    .leftJoin(userRoles, eq(userRoles.userId, users.id))
-    .where(eq(users.id, userId));
+  const [row] = await selectAccounts().where(eq(users.id, userId));
   return row;
 }
 

@@ -14,15 +14,13 @@ import {
 import { priorityLabel, ticketStatusLabel } from "~/features/support/ticket-rules";
 import { formatDate } from "~/platform/dates";
 import { cardClasses } from "~/ui/form";
-import { DataTable } from "~/ui/signed-in/data-table";
 import { FactList, type Fact } from "~/ui/signed-in/fact-list";
 import { RecordPageHead } from "~/ui/signed-in/page-head";
 import type { StaffCustomer } from "./customer-page.server";
-import { EmailText, fit, type Column } from "./tabs/list-table";
+import { EmailText, fit, ListTable, type Column } from "./tabs/list-table";
 
 const priceOf = (amount: number) => formatPrice(amount, { cents: "always" });
 const linkClasses = "font-semibold text-brand-700 underline";
-const cellClasses = "px-4 py-2.5 align-top";
 
 /**
  * A customer for staff (/admin/clientes/:customerId): who they are and everything they have
@@ -140,25 +138,13 @@ function Section<Row extends { id: string }>({
           Se muestran las {list.rows.length} más recientes de {list.total}.
         </p>
       ) : null}
-      <DataTable
+      <ListTable
         caption={title}
-        headers={columns.map((column) => column.header)}
-        emptyText={list.rows.length === 0 ? emptyText : undefined}
+        columns={columns}
+        rows={list.rows}
+        emptyText={emptyText}
         className="mt-3 bg-white"
-      >
-        {list.rows.map((row) => (
-          <tr key={row.id}>
-            {columns.map((column) => (
-              <td
-                key={column.header}
-                className={column.className ? `${cellClasses} ${column.className}` : cellClasses}
-              >
-                {column.cell(row)}
-              </td>
-            ))}
-          </tr>
-        ))}
-      </DataTable>
+      />
     </section>
   );
 }

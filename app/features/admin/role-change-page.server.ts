@@ -1,10 +1,10 @@
 import { eq } from "drizzle-orm";
 import type { Staff } from "~/features/identity/session.server";
 import { isStaffRole } from "~/features/identity/staff-roles";
-import { getDb } from "~/platform/db/database.server";
-import { profiles, userRoles, users } from "~/platform/db/schema";
+import { users } from "~/platform/db/schema";
 import { adminMessages, type AdminMessage } from "./admin-messages";
 import { requestedRole, roleChangeQuestion, usersListHref } from "./role-change";
+import { selectAccounts } from "./staff-view-of-accounts.server";
 
 /** Account ids are the auth library's random strings. */
 const USER_ID = /^[A-Za-z0-9_-]{1,64}$/;
@@ -21,17 +21,7 @@ const notFound = () => new Response("Not Found", { status: 404 });
 export async function roleChangePage(staff: Staff, userId: string, url: URL) {
   const role = requestedRole(url.searchParams.get("rol"));
   if (role === undefined || !USER_ID.test(userId)) throw notFound();
-  const [user] = await getDb()
-    .select({
-      email: users.email,
-      emailVerified: users.emailVerified,
-      fullName: profiles.fullName,
-      role: userRoles.role,
-    })
-    .from(users)
-    .leftJoin(profiles, eq(profiles.id, users.id))
-    .leftJoin(userRoles, eq(userRoles.userId, users.id))
-    .where(eq(users.id, userId));
+  const [user] = await selectAccounts().where(eq(users.id, userId));
   if (!user) throw notFound();
   const from = isStaffRole(user.role) ? user.role : null;
   // The rules setStaffRole enforces, said before the button instead of after it (the last

@@ -1,10 +1,9 @@
-import { Filter } from "lucide-react";
-import { Form, Link } from "react-router";
-import { Button } from "~/ui/button";
+import { Link } from "react-router";
 import { formatDate } from "~/platform/dates";
-import { cardClasses, Field, Select } from "~/ui/form";
+import { Field, Select } from "~/ui/form";
 import { DataTable } from "~/ui/signed-in/data-table";
 import { DownloadLink } from "~/ui/signed-in/download-link";
+import { FilterForm } from "~/ui/signed-in/filter-form";
 import { Pagination } from "~/ui/signed-in/pagination";
 import {
   actorRoleLabel,
@@ -78,13 +77,12 @@ const invalidTexts = {
 /** The filters (GET): a new filter starts at page 1. */
 function AuditFilters({ view }: { view: AuditView }) {
   return (
-    <Form
-      method="get"
+    <FilterForm
       role="search"
       aria-label="Filtrar el registro"
-      // Keyed by the filters: 'Quitar filtros' empties the fields.
       key={auditQuery(view, { paging: false })}
-      className={`${cardClasses} mt-6`}
+      resetTo="/admin/auditoria"
+      notApplied={view.invalid.map((field) => invalidTexts[field])}
     >
       <div className="grid gap-3 sm:grid-cols-2 lg:grid-cols-5">
         <Field
@@ -112,23 +110,7 @@ function AuditFilters({ view }: { view: AuditView }) {
           ))}
         </Select>
       </div>
-      {view.invalid.length > 0 ? (
-        <ul role="alert" className="mt-3 space-y-1 text-sm text-red-700">
-          {view.invalid.map((field) => (
-            <li key={field}>{invalidTexts[field]}</li>
-          ))}
-        </ul>
-      ) : null}
-      <div className="mt-4 flex flex-wrap items-center gap-3">
-        <Button type="submit">
-          <Filter className="size-4" aria-hidden />
-          Filtrar
-        </Button>
-        <Link to="/admin/auditoria" className="text-sm font-semibold text-brand-700 underline">
-          Quitar filtros
-        </Link>
-      </div>
-    </Form>
+    </FilterForm>
   );
 }
 

@@ -1,4 +1,4 @@
-import { Ban, Download, FileText, Filter, Link2, RotateCw, ShieldCheck } from "lucide-react";
+import { Ban, Download, FileText, Link2, RotateCw, ShieldCheck } from "lucide-react";
 import { Form, Link, useNavigation } from "react-router";
 import {
   CANCELLATION_REASON_MAX,
@@ -21,6 +21,7 @@ import { formatDate } from "~/platform/dates";
 import { cardClasses, Checkbox, Field, FormAlert, Select, TextArea } from "~/ui/form";
 import { formatCount } from "~/ui/numbers";
 import { DataTable } from "~/ui/signed-in/data-table";
+import { FilterForm } from "~/ui/signed-in/filter-form";
 import { Pagination } from "~/ui/signed-in/pagination";
 import { StatCardGrid } from "~/ui/signed-in/stat-cards";
 import { Badge } from "~/ui/signed-in/badge";
@@ -226,11 +227,11 @@ const invalidTexts = {
 
 function RecordFilters({ data: { filters, invalid } }: { data: PageData }) {
   return (
-    <Form
-      method="get"
-      className={`${cardClasses} mt-6`}
+    <FilterForm
       aria-labelledby="filters-heading"
       key={filterQuery(filters).toString()}
+      resetTo="/admin/verifactu"
+      notApplied={invalid.map((field) => invalidTexts[field])}
     >
       <h2 id="filters-heading" className="text-lg font-semibold">
         Registros de facturación
@@ -262,23 +263,7 @@ function RecordFilters({ data: { filters, invalid } }: { data: PageData }) {
           defaultValue={filters.invoiceNumber ?? ""}
         />
       </div>
-      {invalid.length > 0 ? (
-        <ul role="alert" className="mt-3 space-y-1 text-sm text-red-700">
-          {invalid.map((field) => (
-            <li key={field}>{invalidTexts[field]}</li>
-          ))}
-        </ul>
-      ) : null}
-      <div className="mt-4 flex flex-wrap items-center gap-3">
-        <Button type="submit">
-          <Filter className="size-4" aria-hidden />
-          Filtrar
-        </Button>
-        <Link to="/admin/verifactu" className="text-sm font-semibold text-brand-700 underline">
-          Quitar filtros
-        </Link>
-      </div>
-    </Form>
+    </FilterForm>
   );
 }
 

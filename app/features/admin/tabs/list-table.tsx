@@ -16,24 +16,29 @@ const cellClasses = "px-4 py-2.5 align-top";
 /** A column as narrow as its content, so the others get the room. */
 export const fit = "w-px whitespace-nowrap";
 
-/** An admin list: the shared table, one row per item, with the admin's empty text. */
+/** A staff list: the shared table, one row per item, its columns' cells, and its empty text. */
 export function ListTable<Row extends { id: string }>({
   caption,
   columns,
   rows,
   rowData,
+  emptyText = "No hay resultados.",
+  className = "mt-4 bg-white",
 }: {
   caption: string;
   columns: readonly Column<Row>[];
   rows: readonly Row[];
   rowData?: (row: Row) => RowData;
+  /** What an empty list says (a search's lists: "No hay resultados."). */
+  emptyText?: string;
+  className?: string;
 }) {
   return (
     <DataTable
       caption={caption}
       headers={columns.map((column) => column.header)}
-      emptyText={rows.length === 0 ? "No hay resultados." : undefined}
-      className="mt-4 bg-white"
+      emptyText={rows.length === 0 ? emptyText : undefined}
+      className={className}
     >
       {rows.map((row) => (
         <tr key={row.id} {...rowData?.(row)}>

@@ -14,6 +14,7 @@ import {
   type PageWindow,
   type RowCount,
 } from "./list-query.server";
+import { selectAccounts } from "../staff-view-of-accounts.server";
 
 // Usuarios: the accounts, newest first, with their name and their staff role.
 
@@ -58,21 +59,7 @@ function userRows(db: Database, filter: SQL | undefined, { limit, offset }: Page
     .orderBy(desc(users.createdAt), desc(users.id))
     .limit(limit)
     .offset(offset);
-  return db
-    .select({
-      id: users.id,
-      email: users.email,
-      fullName: profiles.fullName,
-      emailVerified: users.emailVerified,
-      createdAt: users.createdAt,
-      /** The staff role; null for a customer. */
-      role: userRoles.role,
-      /** A confirmed second factor (decision 044): an administrator may reset it. */
-      twoFactorEnabled: users.twoFactorEnabled,
-    })
-    .from(users)
-    .leftJoin(profiles, eq(profiles.id, users.id))
-    .leftJoin(userRoles, eq(userRoles.userId, users.id))
+  return selectAccounts(db)
     .where(inArray(users.id, pageIds))
     .orderBy(desc(users.createdAt), desc(users.id));
 }
