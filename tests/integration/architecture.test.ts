@@ -96,6 +96,19 @@ describe("the feature graph", () => {
   });
 });
 
+describe("docs/architecture.md's platform list", () => {
+  it("names every folder and module of app/platform", () => {
+    const doc = readFileSync(path.join(root, "docs/architecture.md"), "utf8");
+    const list = doc.slice(doc.indexOf("- **`app/platform/` →"), doc.indexOf("- **`app/ui/` →"));
+    const platform = path.join(root, "app/platform");
+    const unnamed = readdirSync(platform, { withFileTypes: true })
+      .filter((entry) => !/\.test\.tsx?$/.test(entry.name))
+      .map((entry) => (entry.isDirectory() ? `${entry.name}/` : entry.name))
+      .filter((name) => !list.includes(`\`${name}`));
+    expect(unnamed, "app/platform entries docs/architecture.md does not describe").toEqual([]);
+  });
+});
+
 describe("imports", () => {
   it("form no cycle anywhere in app/", () => {
     const files = sourceFiles(path.join(root, "app"));

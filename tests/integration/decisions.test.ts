@@ -35,6 +35,13 @@ describe("decision records", () => {
     }
   });
 
+  it("says its status in one short line: what changed it is told by the later decision", () => {
+    for (const decision of decisions)
+      expect(decision.status.trim(), decision.number).toMatch(
+        /^(proposed|accepted|superseded by \d{3}|superseded in part by [\d, ]+)(; (superseded in part by|amended by) [\d, ]+)*$/,
+      );
+  });
+
   it("a decision that supersedes or amends another is named in that one's status", () => {
     for (const decision of decisions)
       for (const earlier of decision.changes) {

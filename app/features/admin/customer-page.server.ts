@@ -1,3 +1,4 @@
+import { invoiceSummaryColumns } from "~/features/billing/invoice-summary.server";
 import {
   and,
   type AnyColumn,
@@ -187,15 +188,7 @@ async function moneyOf(person: Person) {
   // The invoices of the purchases shown (invoices_one_per_purchase_idx), newest first.
   const invoiceRows = rows.length
     ? await db
-        .select({
-          id: invoices.id,
-          number: invoices.number,
-          kind: invoices.kind,
-          invoiceType: invoices.invoiceType,
-          issuedAt: invoices.issuedAt,
-          totalAmount: invoices.totalAmount,
-          purchaseId: invoices.purchaseId,
-        })
+        .select({ ...invoiceSummaryColumns, purchaseId: invoices.purchaseId })
         .from(invoices)
         .where(
           inArray(

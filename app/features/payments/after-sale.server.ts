@@ -3,6 +3,7 @@ import { recordStaffAction } from "~/features/audit/audit.server";
 import { requireCapability, type Staff, type Viewer } from "~/features/identity/session.server";
 import { requireRecentAuthentication } from "~/features/identity/step-up.server";
 import { invoiceRecordStates } from "~/features/billing/invoice-record-states.server";
+import { invoiceSummaryColumns } from "~/features/billing/invoice-summary.server";
 import { formatPrice } from "~/features/catalogue/services";
 import { getConfig } from "~/platform/config.server";
 import { getDb } from "~/platform/db/database.server";
@@ -74,14 +75,7 @@ export async function staffPaymentPage(paymentId: string) {
   const sale = await findSale(paymentId);
   if (!sale) throw notFound();
   const issued = await getDb()
-    .select({
-      id: invoices.id,
-      number: invoices.number,
-      kind: invoices.kind,
-      invoiceType: invoices.invoiceType,
-      issuedAt: invoices.issuedAt,
-      totalAmount: invoices.totalAmount,
-    })
+    .select(invoiceSummaryColumns)
     .from(invoices)
     .where(eq(invoices.purchaseId, sale.purchase.id))
     .orderBy(asc(invoices.issuedAt));
