@@ -16,6 +16,7 @@ import { SiteFooter } from "~/features/layout/site-footer";
 import { SiteHeader } from "~/features/layout/site-header";
 import { NotFoundMessage } from "~/features/layout/not-found-message";
 import { MaintenanceMessage } from "~/features/layout/maintenance-message";
+import { useWrongAddress, WrongAddressMessage } from "~/features/layout/wrong-address-message";
 import { CookieBanner } from "~/features/consent/cookie-banner";
 import { PageViewTracker } from "~/features/analytics/page-view-tracker";
 import { getSiteInfo } from "~/features/seo/site.server";
@@ -135,6 +136,9 @@ export default function App({ loaderData }: Route.ComponentProps) {
 
 export function ErrorBoundary() {
   const error = useRouteError();
+  const data = useRouteLoaderData<typeof loader>("root");
+  const misplaced = useWrongAddress(data?.site.siteUrl);
+  if (misplaced) return <WrongAddressMessage {...misplaced} />;
   if (isRouteErrorResponse(error) && error.status === 404) return <NotFoundMessage />;
   if (isRouteErrorResponse(error) && error.status === 503) return <MaintenanceMessage />;
   return (

@@ -64,8 +64,18 @@ describe("configuration", () => {
     expect(readFileSync(path.join(dataDir, "auth-secret"), "utf8")).toBe(first);
   });
 
-  it("derives SITE_URL from PORT and drops a trailing slash", () => {
+  it("derives SITE_URL from HOST and PORT and drops a trailing slash", () => {
     expect(parseConfig({ PORT: "4321", DATA_DIR: tempDir() }).siteUrl).toBe(
+      "http://localhost:4321",
+    );
+    // Issue 39, item 1: started on one address, the site must not call itself another.
+    expect(parseConfig({ HOST: "127.0.0.1", PORT: "4321", DATA_DIR: tempDir() }).siteUrl).toBe(
+      "http://127.0.0.1:4321",
+    );
+    expect(parseConfig({ HOST: "::1", PORT: "4321", DATA_DIR: tempDir() }).siteUrl).toBe(
+      "http://[::1]:4321",
+    );
+    expect(parseConfig({ HOST: "::", PORT: "4321", DATA_DIR: tempDir() }).siteUrl).toBe(
       "http://localhost:4321",
     );
     expect(parseConfig({ SITE_URL: "https://example.es/", DATA_DIR: tempDir() }).siteUrl).toBe(

@@ -212,10 +212,20 @@ function stripePriceIds(source: NodeJS.ProcessEnv): Record<string, string> {
   );
 }
 
+/**
+ * Without SITE_URL (never in production) the site is where it listens: HOST and PORT, with
+ * "localhost" for every interface. Forms post to this address only (the origin check), so a
+ * site started with HOST=127.0.0.1 must call itself http://127.0.0.1, not localhost.
+ */
+function localSiteUrl(host: string, port: number): string {
+  if (host === "0.0.0.0" || host === "::") return `http://localhost:${port}`;
+  return `http://${host.includes(":") ? `[${host}]` : host}:${port}`;
+}
+
 function buildConfig(env: Env, source: NodeJS.ProcessEnv) {
   const isProduction = env.NODE_ENV === "production";
   const dataDir = resolveDataDir(env.DATA_DIR);
-  const siteUrl = (env.SITE_URL ?? `http://localhost:${env.PORT}`).replace(/\/+$/, "");
+  const siteUrl = (env.SITE_URL ?? localSiteUrl(env.HOST, env.PORT)).replace(/\/+$/, "");
   return {
     isProduction,
     nodeEnv: env.NODE_ENV,
