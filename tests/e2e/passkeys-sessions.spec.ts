@@ -198,7 +198,7 @@ test("staff enrol a passkey as their factor and sign in with it alone", async ({
     rows.filter({ hasText: "Llave de acceso añadida" }).filter({ hasText: "llave: Chrome en" }),
   ).toHaveCount(1);
   await expect(
-    rows.filter({ hasText: "Inicio de sesión" }).filter({ hasText: "metodo: llave de acceso" }),
+    rows.filter({ hasText: "Inicio de sesión" }).filter({ hasText: "Método: llave de acceso" }),
   ).toHaveCount(1);
 });
 

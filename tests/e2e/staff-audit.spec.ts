@@ -250,7 +250,7 @@ test("each kind of staff action is on Auditoría, which filters and exports it",
   ]);
   // The role changes are the admin's, naming each account.
   const roleChanges = await rowsOf("accion=role.change&por=100");
-  await expect(roleChanges.filter({ hasText: supportEmail })).toContainText("cliente → support");
+  await expect(roleChanges.filter({ hasText: supportEmail })).toContainText("Cliente → Soporte");
   await expect(roleChanges.filter({ hasText: financeEmail })).toContainText(
     "admin@verticedigital.es",
   );
@@ -265,7 +265,7 @@ test("each kind of staff action is on Auditoría, which filters and exports it",
   const refunds = admin.locator("tbody tr[data-audit-action]");
   await expect(refunds).toHaveCount(1);
   await expect(refunds).toContainText("Finanzas");
-  await expect(refunds).toContainText("motivo: Prueba de auditoría");
+  await expect(refunds).toContainText("Motivo: Prueba de auditoría");
 
   // Its CSV: the filtered rows, semicolon-separated.
   await filters.getByLabel("Acción").selectOption({ label: "Todas" });
@@ -287,7 +287,7 @@ test("each kind of staff action is on Auditoría, which filters and exports it",
   // The export is itself on the log, with its filter.
   await expect(
     (await rowsOf("accion=export.audit&quien=admin%40verticedigital.es")).filter({
-      hasText: `quien: ${financeEmail}`,
+      hasText: `Quién: ${financeEmail}`,
     }),
   ).not.toHaveCount(0);
 });

@@ -631,7 +631,9 @@ describe("the audit page", () => {
     expect(line).toContain(`;"'=HYPERLINK(""http://x"")@example.com";`);
     expect(line).toContain(";Inicio de sesión fallido;staff.sign_in_failed;");
     // jsonb keeps its keys shortest first.
-    expect(line).toContain(`;"nota: a;b · motivo: wrong_credentials";192.0.2.150;`);
+    expect(line).toContain(
+      `;"Nota: a;b · Motivo: Contraseña incorrecta o cuenta desconocida";192.0.2.150;`,
+    );
   });
 
   it("streams every row of a large export, in order", async () => {

@@ -1,8 +1,21 @@
 import { eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { sectionsFor } from "~/features/admin/admin-tabs";
-import { actorRoleLabels } from "~/features/audit/audit-actions";
+import type { SignInFailure } from "~/features/accounts/staff-sign-ins.server";
 import {
+  actorRoleLabels,
+  auditDetailsText,
+  auditValueLabels,
+} from "~/features/audit/audit-actions";
+import { deliveryStatuses, deliveryStatusLabel } from "~/features/payments/after-sale-status";
+import {
+  priorityLabel,
+  ticketPriorities,
+  ticketStatuses,
+  ticketStatusLabel,
+} from "~/features/support/ticket-rules";
+import {
+  accountRoleLabel,
   staffCan,
   staffCapabilities,
   staffRoleLabels,
@@ -105,6 +118,33 @@ describe("the capability table", () => {
 
   it("names the roles in the audit log as identity does", () => {
     expect(actorRoleLabels).toEqual(staffRoleLabels);
+  });
+
+  it("words the audit log's changes as their owners do: tickets, deliveries (issue 39, item 8)", () => {
+    const { ticketStatus, ticketPriority, delivery, role } = auditValueLabels;
+    for (const status of ticketStatuses)
+      expect(ticketStatus![status]).toBe(ticketStatusLabel(status));
+    for (const priority of ticketPriorities)
+      expect(ticketPriority![priority]).toBe(priorityLabel(priority));
+    for (const status of deliveryStatuses)
+      expect(delivery![status]).toBe(deliveryStatusLabel(status));
+    expect(role!.cliente).toBe(accountRoleLabel(null));
+    expect(
+      auditDetailsText({ from: "cliente", to: "finance", email: "x@example.com" }, "role.change"),
+    ).toBe("Cliente → Finanzas · Email: x@example.com");
+    expect(auditDetailsText({ motivo: "r", metodo: "app", proveedor: "simulated" })).toBe(
+      "Motivo: r · Método: app · Proveedor: Simulado (local)",
+    );
+    const failures: Record<SignInFailure, true> = {
+      wrong_credentials: true,
+      email_not_verified: true,
+      not_staff: true,
+    };
+    for (const reason of Object.keys(failures))
+      expect(auditValueLabels.signInFailure![reason], reason).toBeDefined();
+    expect(auditDetailsText({ from: "open", to: "resolved" }, "ticket.status")).toBe(
+      "Abierto → Resuelto",
+    );
   });
 });
 

@@ -17,7 +17,8 @@ import { cardClasses } from "~/ui/form";
 import { FactList, type Fact } from "~/ui/signed-in/fact-list";
 import { RecordPageHead } from "~/ui/signed-in/page-head";
 import type { StaffCustomer } from "./customer-page.server";
-import { EmailText, fit, ListTable, type Column } from "./tabs/list-table";
+import { EmailText } from "~/ui/signed-in/email-text";
+import { fit, ListTable, type Column } from "./tabs/list-table";
 
 const priceOf = (amount: number) => formatPrice(amount, { cents: "always" });
 const linkClasses = "font-semibold text-brand-700 underline";

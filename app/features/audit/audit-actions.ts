@@ -78,18 +78,118 @@ export function auditTargetHref(action: string, targetId: string | null): string
 
 const blank = (value: unknown) => value === null || value === undefined || value === "";
 
+/** The fields of a row's details, as a person reads them (the stored names are short codes). */
+const detailLabels: Record<string, string> = {
+  email: "Email",
+  motivo: "Motivo",
+  metodo: "Método",
+  puerta: "Acceso",
+  sesion: "Sesión",
+  sesiones: "Sesiones",
+  llave: "Llave",
+  via: "Vía",
+  por: "Por",
+  rol: "Rol",
+  factor: "Factor",
+  ticket: "Ticket",
+  adjuntos: "Adjuntos",
+  nota: "Nota",
+  compra: "Compra",
+  importe: "Importe",
+  proveedor: "Proveedor",
+  factura: "Factura",
+  registroAnulacion: "Registro de anulación",
+  registroSubsanacion: "Registro de subsanación",
+  descripcion: "Descripción",
+  destinatario: "Destinatario",
+  nifDestinatario: "NIF del destinatario",
+  desde: "Desde",
+  hasta: "Hasta",
+  formato: "Formato",
+  tab: "Pestaña",
+  q: "Búsqueda",
+  estado: "Estado",
+  orden: "Orden",
+  accion: "Acción",
+  quien: "Quién",
+  device: "Dispositivo",
+  what: "Qué",
+};
+
 /**
- * Details as short text, one "name: value" per field that has one; a change `{ from, to }` as
- * "a → b".
+ * The codes rows store for what changed, in words: roles, ticket states and priorities, delivery
+ * states, providers and factors. The vocabularies are other features' (this tier-0 folder may
+ * not import them); `staff-roles.test.ts` holds each to its owner's labels.
  */
-export function auditDetailsText(details: Record<string, unknown> | null | undefined): string {
+export const auditValueLabels: Record<string, Record<string, string>> = {
+  role: { ...actorRoleLabels, cliente: "Cliente", customer: "Cliente" },
+  ticketStatus: {
+    open: "Abierto",
+    in_progress: "En curso",
+    resolved: "Resuelto",
+    closed: "Cerrado",
+  },
+  ticketPriority: { urgent: "Urgente", high: "Alta", medium: "Media", low: "Baja" },
+  delivery: { pending: "Pendiente de inicio", in_progress: "En curso", delivered: "Entregado" },
+  provider: { stripe: "Stripe", simulated: "Simulado (local)" },
+  factor: { totp: "Aplicación de autenticación", passkey: "Llave de acceso" },
+  format: { csv: "CSV", xlsx: "XLSX" },
+  /** Why a staff sign-in failed (accounts/staff-sign-ins.server.ts's SignInFailure). */
+  signInFailure: {
+    wrong_credentials: "Contraseña incorrecta o cuenta desconocida",
+    email_not_verified: "Email sin verificar",
+    not_staff: "La cuenta no es del equipo",
+  },
+};
+
+/** Which vocabulary a change `{ from, to }` of an action speaks. */
+const changeVocabulary: Record<string, string> = {
+  "role.change": "role",
+  "ticket.status": "ticketStatus",
+  "ticket.priority": "ticketPriority",
+  "payment.delivery": "delivery",
+};
+
+/** Which vocabulary a field speaks, whatever the action. */
+const fieldVocabulary: Record<string, string> = {
+  motivo: "signInFailure",
+  rol: "role",
+  proveedor: "provider",
+  factor: "factor",
+  formato: "format",
+};
+
+function inWords(vocabulary: string | undefined, value: string): string {
+  const labels = vocabulary ? auditValueLabels[vocabulary] : undefined;
+  return labels && Object.hasOwn(labels, value) ? labels[value]! : value;
+}
+
+/**
+ * Details as short text, one "Name: value" per field that has one, in words; a change
+ * `{ from, to }` as "a → b". `action` names the vocabulary of the change.
+ */
+export function auditDetailsText(
+  details: Record<string, unknown> | null | undefined,
+  action = "",
+): string {
   if (!details) return "";
-  const text = (value: unknown): string =>
-    blank(value) ? "—" : typeof value === "object" ? JSON.stringify(value) : String(value);
+  const text = (value: unknown, vocabulary?: string): string =>
+    blank(value)
+      ? "—"
+      : typeof value === "object"
+        ? JSON.stringify(value)
+        : typeof value === "boolean"
+          ? value
+            ? "Sí"
+            : "No"
+          : inWords(vocabulary, String(value));
   const parts: string[] = [];
   const { from, to, ...rest } = details;
-  if ("from" in details || "to" in details) parts.push(`${text(from)} → ${text(to)}`);
+  const changes = changeVocabulary[action];
+  if ("from" in details || "to" in details)
+    parts.push(`${text(from, changes)} → ${text(to, changes)}`);
   for (const [name, value] of Object.entries(rest))
-    if (!blank(value)) parts.push(`${name}: ${text(value)}`);
+    if (!blank(value))
+      parts.push(`${detailLabels[name] ?? name}: ${text(value, fieldVocabulary[name])}`);
   return parts.join(" · ");
 }

@@ -2,7 +2,7 @@ import { startOfNextSiteDay, startOfSiteDay } from "~/platform/db/site-days.serv
 import { and, count, desc, eq, gte, ilike, lt, or, sql, type SQL } from "drizzle-orm";
 import type { Database } from "~/platform/db/client.server";
 import { getDb } from "~/platform/db/database.server";
-import { staffAuditLog } from "~/platform/db/schema";
+import { staffAuditLog, users } from "~/platform/db/schema";
 import { downloadResponse, snapshotPages, textStream } from "~/platform/http/downloads.server";
 import { formatDate, siteDay } from "~/platform/dates";
 import { actorRoleLabel, auditActionLabel, auditDetailsText } from "./audit-actions";
@@ -53,6 +53,8 @@ export type AuditRow = {
   actorRole: string | null;
   action: string;
   targetId: string | null;
+  /** The address of the account the row acted on, when its target is one that still exists. */
+  targetEmail?: string | null;
   details: Record<string, unknown>;
   clientAddress: string | null;
   userAgent: string | null;
@@ -79,8 +81,10 @@ export async function auditLogPage(url: URL) {
   // An address past the last page (a hand-made link, a narrower filter) shows the last one.
   const number = Math.min(view.page, pages);
   const rows: AuditRow[] = await db
-    .select(rowFields)
+    .select({ ...rowFields, targetEmail: users.email })
     .from(staffAuditLog)
+    // An account acted on is named by its address while it exists (the row keeps only its id).
+    .leftJoin(users, eq(users.id, staffAuditLog.targetId))
     .where(filter)
     .orderBy(...newestFirst)
     .limit(view.pageSize)
@@ -124,7 +128,7 @@ export function auditCsvLine(row: AuditRow): string {
     auditActionLabel(row.action),
     row.action,
     row.targetId ?? "",
-    auditDetailsText(row.details),
+    auditDetailsText(row.details, row.action),
     row.clientAddress ?? "",
     row.userAgent ?? "",
   ]

@@ -3,6 +3,7 @@ import { formatDate } from "~/platform/dates";
 import { Field, Select } from "~/ui/form";
 import { DataTable } from "~/ui/signed-in/data-table";
 import { DownloadLink } from "~/ui/signed-in/download-link";
+import { EmailText } from "~/ui/signed-in/email-text";
 import { FilterForm } from "~/ui/signed-in/filter-form";
 import { Pagination } from "~/ui/signed-in/pagination";
 import {
@@ -116,22 +117,9 @@ function AuditFilters({ view }: { view: AuditView }) {
 
 const cell = "px-4 py-2.5 align-top";
 
-/** An address that may break after its '@' when the column needs it, and nowhere else. */
-function EmailText({ email }: { email: string }) {
-  const at = email.lastIndexOf("@");
-  if (at < 0) return <>{email}</>;
-  return (
-    <>
-      {email.slice(0, at + 1)}
-      <wbr />
-      {email.slice(at + 1)}
-    </>
-  );
-}
-
 function AuditTableRow({ row }: { row: AuditRow }) {
   const href = auditTargetHref(row.action, row.targetId);
-  const details = auditDetailsText(row.details);
+  const details = auditDetailsText(row.details, row.action);
   return (
     <tr data-audit-action={row.action} data-audit-id={row.id}>
       <td className={`${cell} whitespace-nowrap tabular-nums`}>
@@ -155,7 +143,11 @@ function AuditTableRow({ row }: { row: AuditRow }) {
       </td>
       <td className={`${cell} min-w-48`}>
         <span className="font-semibold">{auditActionLabel(row.action)}</span>
-        {row.targetId ? (
+        {row.targetEmail ? (
+          <span className="block text-xs text-slate-600" title={row.targetId ?? undefined}>
+            Cuenta: <EmailText email={row.targetEmail} />
+          </span>
+        ) : row.targetId ? (
           <span className="block text-xs break-all text-slate-600">
             {href ? (
               <Link to={href} className="text-brand-700 underline">

@@ -1,7 +1,8 @@
 import { Link } from "react-router";
 import { formatPrice } from "~/features/catalogue/services";
 import type { CustomerRow } from "./customers-tab.server";
-import { EmailText, ListTable, type Column } from "./list-table";
+import { EmailText } from "~/ui/signed-in/email-text";
+import { ListTable, type Column } from "./list-table";
 
 const allColumns: Column<CustomerRow>[] = [
   {

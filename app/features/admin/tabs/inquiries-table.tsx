@@ -2,7 +2,8 @@ import { Link } from "react-router";
 import { serviceCodeLabel } from "~/features/catalogue/services";
 import type { InquiryRow } from "./inquiries-tab.server";
 import { Badge } from "~/ui/signed-in/badge";
-import { dateColumn, EmailText, fit, ListTable, PersonCell, type Column } from "./list-table";
+import { EmailText } from "~/ui/signed-in/email-text";
+import { dateColumn, fit, ListTable, PersonCell, type Column } from "./list-table";
 
 /** An enquiry's state: waiting for an answer, or marked handled by staff. */
 export function InquiryStateBadge({ handled }: { handled: boolean }) {

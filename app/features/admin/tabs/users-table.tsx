@@ -10,7 +10,8 @@ import {
 import { buttonClasses } from "~/ui/button";
 import { Checkbox, Select } from "~/ui/form";
 import { Badge } from "~/ui/signed-in/badge";
-import { dateColumn, EmailText, fit, ListTable, PersonCell } from "./list-table";
+import { EmailText } from "~/ui/signed-in/email-text";
+import { dateColumn, fit, ListTable, PersonCell } from "./list-table";
 import type { Column } from "./list-table";
 import type { UserRow } from "./users-tab.server";
 import { requestedRole, roleChangePath, roleChangeQuestion } from "../role-change";
