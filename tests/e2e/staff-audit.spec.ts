@@ -10,6 +10,7 @@ import {
   uniqueEmail,
 } from "./accounts-helpers";
 import { expect, openPage, rememberCookieChoice, test } from "./fixtures";
+import { mailboxEntries } from "./mailbox";
 import { payInDialog } from "./purchase-helpers";
 
 /**
@@ -126,6 +127,16 @@ test("roles from Usuarios: support sees the support desk only, and gets 403 for 
     "Verifactu",
   ]);
   await expect(sections(admin).getByRole("link", { name: "Auditoría" })).toBeVisible();
+  // Issue 39, item 5: each was told by mail, and the public site shows staff the way back in.
+  await openPage(admin, "/dev/correo");
+  await expect(
+    mailboxEntries(admin, financeEmail, "Ya formas parte del equipo de Vértice Digital"),
+  ).toBeVisible();
+  await openPage(finance, "/precios");
+  await shoot(finance, "precios-equipo");
+  const header = finance.getByRole("navigation", { name: "Principal" });
+  await header.getByRole("link", { name: "Panel" }).click();
+  await expect(finance).toHaveURL(/\/admin$/);
 });
 
 test("each kind of staff action is on Auditoría, which filters and exports it", async ({

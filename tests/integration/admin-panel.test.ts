@@ -30,6 +30,7 @@ import { action as panelAction, loader as panelLoader } from "~/routes/admin";
 import { loader as exportLoader } from "~/routes/admin-exportar";
 import { action as ticketAction, loader as ticketLoader } from "~/routes/admin-ticket";
 import { formPost, signedInAdmin, signedInCustomer } from "../support/customer-session";
+import { mailsOfKind } from "../support/outbox-records";
 import { paidPurchase } from "../support/paid-purchase";
 import { setupTestDatabase } from "../support/test-database";
 
@@ -200,6 +201,20 @@ describe("staff roles", () => {
       { type: "staff_role_revoked", metadata: { by: admin.userId, from: "finance", to: null } },
     ]);
     expect(await rolesOf(customer.userId)).toEqual([]);
+    // Issue 39, item 5: each change told the account, by mail; the repeated one told nothing.
+    const told = (await mailsOfKind(database.db, "staff-role-changed"))
+      .filter((mail) => mail.recipient === "cliente-panel@example.com")
+      .map((mail) => [mail.subject, mail.text]);
+    const brand = getConfig().company.brandName;
+    expect(told.map(([subject]) => subject)).toEqual([
+      `Ya formas parte del equipo de ${brand}`,
+      `Tu rol en el equipo de ${brand} ha cambiado`,
+      `Ya no tienes acceso al panel de ${brand}`,
+    ]);
+    expect(told[0]![1]).toContain("te ha dado el rol Soporte");
+    expect(told[0]![1]).toContain(`${getConfig().siteUrl}/login`);
+    expect(told[1]![1]).toContain("antes Soporte, ahora Finanzas");
+    expect(told[2]![1]).toContain("Tu cuenta sigue activa como cuenta de cliente.");
     // The database holds one role per account, and only the three staff roles.
     await database.db.insert(userRoles).values({ userId: customer.userId, role: "support" });
     await expect(

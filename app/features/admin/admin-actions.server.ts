@@ -1,3 +1,4 @@
+import { getMailWorker } from "~/platform/mail/mailer.server";
 import { and, eq, isNotNull, isNull, sql } from "drizzle-orm";
 import { recordStaffAction } from "~/features/audit/audit.server";
 import { requireCapability, type Staff } from "~/features/identity/session.server";
@@ -77,6 +78,7 @@ export async function adminAction(request: Request, staff: Staff) {
         if (form.confirm !== "yes") return refuse("confirmRoleChange");
         const change = await setStaffRole(getDb(), staff, userId, role || null);
         if (!change.ok) return refuse(change.reason);
+        getMailWorker().wake();
         return redirectWithToast(back, { kind: "success", ...adminMessages.roleChanged });
       }
       case "reset-second-factor": {

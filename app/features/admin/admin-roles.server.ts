@@ -4,7 +4,9 @@ import { lockAdministrators } from "~/features/identity/administrators.server";
 import { staffRoleLabels, type StaffRole } from "~/features/identity/staff-roles";
 import type { Database } from "~/platform/db/client.server";
 import { userActivityLog, userRoles, users } from "~/platform/db/schema";
+import { enqueueMails } from "~/platform/mail/outbox.server";
 import type { AdminMessage } from "./admin-messages";
+import { roleChangeMail } from "./role-mails.server";
 
 export type RoleChange = { ok: true } | { ok: false; reason: AdminMessage };
 
@@ -15,7 +17,8 @@ export type RoleChange = { ok: true } | { ok: false; reason: AdminMessage };
  * administrator stays one. The admin rows are locked first, so two administrators demoting each
  * other at the same moment cannot leave the panel without one: the second waits and then sees
  * one left. The change goes to the account's activity log and to the staff audit log, in the
- * same transaction; asking for the role the account already has changes and logs nothing.
+ * same transaction, with a mail that tells the account; asking for the role the account already
+ * has changes, logs and mails nothing.
  */
 export async function setStaffRole(
   db: Database,
@@ -56,6 +59,8 @@ export async function setStaffRole(
       target: userId,
       details: { from: from ?? "cliente", to: role ?? "cliente", email: user.email },
     });
+    // The account is told, in the change's transaction: it is queued exactly when it happened.
+    await enqueueMails(tx, [roleChangeMail(user.email, from, role)]);
     return { ok: true };
   });
 }

@@ -1,4 +1,4 @@
-import { LogOut, Menu, UserRound, X } from "lucide-react";
+import { LayoutDashboard, LogOut, Menu, UserRound, X } from "lucide-react";
 import { useEffect } from "react";
 import { Form, Link, useLocation } from "react-router";
 import { Button, ButtonLink } from "~/ui/button";
@@ -53,12 +53,15 @@ function NavLinkItem({
   );
 }
 
+/** Who is signed in, as the header names them: a staff member also gets the way to the panel. */
+type HeaderViewer = { email: string; staffRole?: string | null };
+
 export function SiteHeader({
   brandName,
   viewer,
 }: {
   brandName: string;
-  viewer: { email: string } | null;
+  viewer: HeaderViewer | null;
 }) {
   const { pathname } = useLocation();
   // On pages React hydrates; light pages get the same behaviour from their own script.
@@ -81,6 +84,12 @@ export function SiteHeader({
         <div className="hidden items-center gap-2 md:flex">
           {viewer ? (
             <>
+              {viewer.staffRole ? (
+                <ButtonLink to="/admin" variant="ghost" size="sm">
+                  <LayoutDashboard className="size-4" aria-hidden />
+                  Panel
+                </ButtonLink>
+              ) : null}
               <ButtonLink to="/mi-cuenta" variant="ghost" size="sm">
                 <UserRound className="size-4" aria-hidden />
                 Mi Cuenta
@@ -119,7 +128,7 @@ export function SiteHeader({
  * Escape, a tap outside and any choice inside close it (mobile-menu.ts). Its panel lies over the
  * page under the header, so opening or closing it never moves the page.
  */
-function MobileMenu({ pathname, viewer }: { pathname: string; viewer: { email: string } | null }) {
+function MobileMenu({ pathname, viewer }: { pathname: string; viewer: HeaderViewer | null }) {
   return (
     <details data-mobile-menu className="group md:hidden">
       <summary
@@ -148,6 +157,11 @@ function MobileMenu({ pathname, viewer }: { pathname: string; viewer: { email: s
         {viewer ? (
           <div className="space-y-2 border-t border-slate-200 px-4 py-3">
             <p className="truncate text-sm text-slate-600">{viewer.email}</p>
+            {viewer.staffRole ? (
+              <ButtonLink to="/admin" variant="secondary" className="w-full">
+                Panel de Administración
+              </ButtonLink>
+            ) : null}
             <div className="grid grid-cols-2 gap-2">
               <ButtonLink to="/mi-cuenta" variant="secondary">
                 Mi Cuenta
