@@ -136,6 +136,14 @@ test("enrolment: the QR and the secret as text, a code to confirm, 10 recovery c
   await expect(page.getByRole("img", { name: /Código QR/ })).toBeVisible();
   secret = ((await secretText.textContent()) ?? "").replace(/\s/g, "");
   expect(secret).toMatch(/^[A-Z2-7]{32,}$/);
+  // Issue 39, item 4: a reload in the middle (the phone went to the authenticator and back)
+  // shows the same secret again, so the app that scanned it keeps giving good codes.
+  await page.reload();
+  await expect(page.getByText("Ya empezaste a activarla")).toBeVisible();
+  await page.getByLabel("Contraseña actual").fill(member.password);
+  await page.getByRole("button", { name: "Continuar" }).click();
+  await expect(secretText).toBeVisible();
+  expect(((await secretText.textContent()) ?? "").replace(/\s/g, "")).toBe(secret);
   for (const width of [390, 1280]) {
     await page.setViewportSize({ width, height: 900 });
     await page.screenshot({ path: `${SHOTS}/enrolment-${width}.png`, fullPage: true });

@@ -819,30 +819,54 @@ describe("ASVS 5.0 V6 and V7, one test per requirement the other suites do not h
   });
 });
 
+/** The security page's forms, posted by a signed-in customer from Chrome on Windows. */
+async function securityFormsOf(email: string, password: string) {
+  const customer = await signedInCustomer(email, { password });
+  const owner = (await viewerOf(customer.cookie))!;
+  return (fields: Record<string, string>) =>
+    secondFactorSettingsAction(
+      {
+        request: new Request(`${getConfig().siteUrl}/mi-cuenta/seguridad`, {
+          method: "POST",
+          body: new URLSearchParams(fields),
+          headers: {
+            Cookie: customer.cookie,
+            Origin: getConfig().siteUrl,
+            "User-Agent":
+              "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36",
+          },
+        }),
+        clientAddress: "192.0.2.52",
+      },
+      owner,
+      "/mi-cuenta/seguridad",
+    );
+}
+
+describe("an enrolment started twice (issue 39, item 4)", () => {
+  it("shows the same secret again, so the app that scanned the first QR still gives good codes", async () => {
+    const password = "contraseña-de-la-recarga-1";
+    const act = await securityFormsOf("recarga-factor@example.com", password);
+    type Started = { setup: { uri: string } };
+    const first = (await act({ intent: "start", password })) as Started;
+    // The page reloads, or the phone comes back from the authenticator: the person starts again.
+    const again = (await act({ intent: "start", password })) as Started;
+    const secretOf = (started: Started) => new URL(started.setup.uri).searchParams.get("secret")!;
+    expect(secretOf(again)).toBe(secretOf(first));
+    const confirmed = (await act({
+      intent: "confirm",
+      uri: again.setup.uri,
+      code: totpCode(secretOf(first)),
+    })) as Response;
+    expect(confirmed.status).toBe(302);
+  });
+});
+
 describe("finding 2: a new way in is told to the owner", () => {
   it("mails the owner when the app's codes are turned on, naming the device", async () => {
     const email = "aviso-factor@example.com";
     const password = "contraseña-del-aviso-1";
-    const customer = await signedInCustomer(email, { password });
-    const owner = (await viewerOf(customer.cookie))!;
-    const act = (fields: Record<string, string>) =>
-      secondFactorSettingsAction(
-        {
-          request: new Request(`${getConfig().siteUrl}/mi-cuenta/seguridad`, {
-            method: "POST",
-            body: new URLSearchParams(fields),
-            headers: {
-              Cookie: customer.cookie,
-              Origin: getConfig().siteUrl,
-              "User-Agent":
-                "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36",
-            },
-          }),
-          clientAddress: "192.0.2.52",
-        },
-        owner,
-        "/mi-cuenta/seguridad",
-      );
+    const act = await securityFormsOf(email, password);
     const started = (await act({ intent: "start", password })) as { setup: { uri: string } };
     const secret = new URL(started.setup.uri).searchParams.get("secret")!;
     const confirmed = (await act({

@@ -145,6 +145,8 @@ type Settings = {
   email: string;
   enabled: boolean;
   recoveryCodesLeft: number | null;
+  /** Started and not confirmed: 'Empezar' shows the same QR again. */
+  pending: boolean;
   staff: boolean;
   /** Just made: shown this once. */
   recoveryCodes: string[] | null;
@@ -198,10 +200,15 @@ export function SecurityPage({
         ) : (
           <Card title="1. Confirma tu contraseña">
             <p className="mb-4 text-sm text-slate-600">
-              Necesitarás una aplicación de autenticación en tu móvil (Google Authenticator,
-              Microsoft Authenticator, 1Password, Aegis u otra compatible).
+              {settings.pending
+                ? "Ya empezaste a activarla: escribe tu contraseña y verás el mismo código QR. Si ya lo escaneaste, tu aplicación sigue valiendo."
+                : "Necesitarás una aplicación de autenticación en tu móvil (Google Authenticator, Microsoft Authenticator, 1Password, Aegis u otra compatible)."}
             </p>
-            <PasswordForm intent="start" label="Empezar" answer={answerFor("start")} />
+            <PasswordForm
+              intent="start"
+              label={settings.pending ? "Continuar" : "Empezar"}
+              answer={answerFor("start")}
+            />
           </Card>
         )}
         {children}

@@ -108,7 +108,8 @@ async function settingsOf(owner: Owner) {
       getLogger().warn({ err: error }, "counting recovery codes failed");
     }
   }
-  return { email: owner.email, enabled, recoveryCodesLeft, staff: isStaff(owner) };
+  const pending = !enabled && (await hasPendingTotp(owner.id));
+  return { email: owner.email, enabled, recoveryCodesLeft, pending, staff: isStaff(owner) };
 }
 
 /** The QR of an otpauth URI, drawn on the server as SVG: no script, no third party. */
@@ -209,13 +210,33 @@ export async function secondFactorSettingsAction(input: ActionInput, owner: Owne
   }
 }
 
+/** Whether an enrolment was started and never confirmed: a secret the person may have scanned. */
+async function hasPendingTotp(userId: string): Promise<boolean> {
+  const [row] = await getDb()
+    .select({ verified: twoFactors.verified })
+    .from(twoFactors)
+    .where(eq(twoFactors.userId, userId));
+  return row?.verified === false;
+}
+
+/**
+ * Starts the app's codes: a new secret, or, when an enrolment was started and not confirmed
+ * (the page reloaded, the phone switched to the authenticator and back), the same secret again,
+ * so the app that already scanned it keeps giving valid codes (issue 39, item 4).
+ */
 async function startEnrolment(input: ActionInput, owner: Owner, fields: Record<string, string>) {
   const password = await checkPassword(input, owner, fields);
   if (!password.ok) return password.response;
+  const auth = await getAuth();
+  if (await hasPendingTotp(owner.id)) {
+    const { totpURI } = await auth.api.getTOTPURI({
+      body: { password: password.password },
+      headers: input.request.headers,
+    });
+    return { setup: await setupOf(totpURI) };
+  }
   try {
-    const started = await (
-      await getAuth()
-    ).api.enableTwoFactor({
+    const started = await auth.api.enableTwoFactor({
       body: { password: password.password, method: "totp", issuer: getConfig().company.brandName },
       headers: input.request.headers,
     });
