@@ -7,13 +7,12 @@ import {
   sqlCsvText,
   sqlDecimalEuros,
   sqlEuros,
-  sqlShortDateTime,
+  sqlCsvDateTime,
 } from "~/features/admin/tabs/csv-cells.server";
 import { SEARCH_COUNT_CAP } from "~/features/admin/tabs/list-query.server";
 import { setStaffRole } from "~/features/admin/admin-roles.server";
 import type { Staff } from "~/features/identity/session.server";
 import { getConfig } from "~/platform/config.server";
-import { formatDate } from "~/platform/dates";
 import { formatPrice } from "~/features/catalogue/services";
 import {
   contactInquiries,
@@ -468,21 +467,21 @@ describe("the lists at scale", () => {
 });
 
 describe("the CSV export", () => {
-  it("writes dates exactly as the panel shows them, in summer and winter time", async () => {
-    const moments = [
-      "2026-01-02T08:05:00Z",
-      "2026-11-22T23:30:00Z",
-      "2026-03-29T00:59:00Z",
-      "2026-03-29T01:00:00Z",
-      "2026-10-25T00:59:00Z",
-      "2026-10-25T01:01:00Z",
-      "2027-12-31T23:59:59Z",
-    ];
-    for (const moment of moments) {
+  it("writes dates as a spreadsheet reads them, on Madrid's clock in summer and winter time", async () => {
+    const moments = {
+      "2026-01-02T08:05:00Z": "02/01/2026 09:05",
+      "2026-11-22T23:30:00Z": "23/11/2026 00:30",
+      "2026-03-29T00:59:00Z": "29/03/2026 01:59",
+      "2026-03-29T01:00:00Z": "29/03/2026 03:00",
+      "2026-10-25T00:59:00Z": "25/10/2026 02:59",
+      "2026-10-25T01:01:00Z": "25/10/2026 02:01",
+      "2027-12-31T23:59:59Z": "01/01/2028 00:59",
+    };
+    for (const [moment, text] of Object.entries(moments)) {
       const [row] = await database.db
-        .select({ text: sqlShortDateTime(sql`${moment}::timestamptz`) })
+        .select({ text: sqlCsvDateTime(sql`${moment}::timestamptz`) })
         .from(sql`(select 1) as one`);
-      expect(row!.text, moment).toBe(formatDate(moment, "shortDateTime"));
+      expect(row!.text, moment).toBe(text);
     }
   });
 
@@ -570,7 +569,7 @@ describe("the CSV export", () => {
     expect(lines).toHaveLength(rows);
     expect(new Set(lines.map((line) => line.split(";")[1])).size).toBe(rows);
     expect(lines[0]).toBe(
-      "1/6/26, 12:00;" + lines[0]!.split(";")[1] + ";Ciberseguridad;;;;449,00;Completado",
+      "01/06/2026 12:00;" + lines[0]!.split(";")[1] + ";Ciberseguridad;;;;449,00;Completado",
     );
   });
 

@@ -30,11 +30,12 @@ export type CsvList = {
 };
 
 /**
- * A timestamp as the panel shows it (`formatDate(…, "shortDateTime")`: "2/1/26, 9:05", Madrid
- * time), formatted by the database. A test holds both to the same text, summer and winter time.
+ * A timestamp as a Spanish spreadsheet reads a date and time ("02/01/2026 09:05", Madrid time):
+ * four-digit year, no comma, so LibreOffice and Excel take the cell as a date (issue 39, item
+ * 9). Formatted by the database; a test holds it to Madrid's clock in summer and winter time.
  */
-export const sqlShortDateTime = (column: AnyPgColumn | SQLWrapper) =>
-  sql<string>`to_char(${column} at time zone ${sql.raw(`'${SITE_TIME_ZONE}'`)}, 'FMDD/FMMM/YY, FMHH24:MI')`;
+export const sqlCsvDateTime = (column: AnyPgColumn | SQLWrapper) =>
+  sql<string>`to_char(${column} at time zone ${sql.raw(`'${SITE_TIME_ZONE}'`)}, 'DD/MM/YYYY HH24:MI')`;
 
 /**
  * Text a visitor typed, as a cell: quoted when it holds a semicolon, quote or line break, and

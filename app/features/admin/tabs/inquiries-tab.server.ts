@@ -3,7 +3,7 @@ import { serviceCodeLabel, serviceCodes } from "~/features/catalogue/services";
 import type { Database } from "~/platform/db/client.server";
 import { contactInquiries, searchText } from "~/platform/db/schema";
 import { choiceIn } from "../admin-tabs";
-import { sqlCsvText, sqlLabel, sqlShortDateTime } from "./csv-cells.server";
+import { sqlCsvText, sqlLabel, sqlCsvDateTime } from "./csv-cells.server";
 import { inquiryFilters } from "./inquiries-tab";
 import { containsPattern, newestFirstTab } from "./list-query.server";
 
@@ -19,12 +19,12 @@ export const inquiriesTab = newestFirstTab(contactInquiries, {
     );
   },
   csvColumns: [
-    ["Fecha", sqlShortDateTime(contactInquiries.createdAt)],
+    ["Fecha", sqlCsvDateTime(contactInquiries.createdAt)],
     ["Nombre", sqlCsvText(contactInquiries.name)],
     ["Email", sqlCsvText(contactInquiries.email)],
     ["Servicio", sqlCsvText(sqlLabel(contactInquiries.service, serviceCodes, serviceCodeLabel))],
     ["Mensaje", sqlCsvText(contactInquiries.message)],
-    ["Atendida", sql<string>`coalesce(${sqlShortDateTime(contactInquiries.handledAt)}, 'No')`],
+    ["Atendida", sql<string>`coalesce(${sqlCsvDateTime(contactInquiries.handledAt)}, 'No')`],
   ],
 });
 

@@ -2,7 +2,7 @@ import { and, eq, ilike, sum } from "drizzle-orm";
 import { purchaseStatusLabel, purchaseStatuses } from "~/features/payments/purchase-status";
 import { invoices, paymentDayTotals, payments, searchText } from "~/platform/db/schema";
 import { choiceIn } from "../admin-tabs";
-import { sqlCsvText, sqlDecimalEuros, sqlOwnLabel, sqlShortDateTime } from "./csv-cells.server";
+import { sqlCsvText, sqlDecimalEuros, sqlOwnLabel, sqlCsvDateTime } from "./csv-cells.server";
 import { containsPattern, countRows, newestFirstTab } from "./list-query.server";
 import { paymentFilters } from "./payments-tab";
 
@@ -29,7 +29,7 @@ export const paymentsTab = newestFirstTab(payments, {
   // Amounts as numbers a spreadsheet can add up; base and IVA are the invoice's (a payment not
   // yet invoiced has none), the total is what was charged.
   csvColumns: [
-    ["Fecha", sqlShortDateTime(payments.createdAt)],
+    ["Fecha", sqlCsvDateTime(payments.createdAt)],
     ["Email", sqlCsvText(payments.customerEmail)],
     ["Servicio", sqlCsvText(payments.serviceName)],
     ["Factura", sqlCsvText(invoices.number)],

@@ -11,7 +11,7 @@ import {
 import type { Database } from "~/platform/db/client.server";
 import { searchText, supportTickets, users } from "~/platform/db/schema";
 import { choiceIn, type AdminView } from "../admin-tabs";
-import { sqlCsvText, sqlLabel, sqlOwnLabel, sqlShortDateTime, yesNo } from "./csv-cells.server";
+import { sqlCsvText, sqlLabel, sqlOwnLabel, sqlCsvDateTime, yesNo } from "./csv-cells.server";
 import {
   containsPattern,
   countRows,
@@ -143,8 +143,8 @@ export const ticketsTab: ListTab<TicketRow> = {
       ["Prioridad", sqlOwnLabel(supportTickets.priority, ticketPriorities, priorityLabel)],
       ["Estado", sqlOwnLabel(supportTickets.status, ticketStatuses, ticketStatusLabel)],
       ["Cliente", sqlCsvText(users.email)],
-      ["Creado", sqlShortDateTime(supportTickets.createdAt)],
-      ["Responder antes de", sqlShortDateTime(supportTickets.firstResponseDueAt)],
+      ["Creado", sqlCsvDateTime(supportTickets.createdAt)],
+      ["Responder antes de", sqlCsvDateTime(supportTickets.firstResponseDueAt)],
       ["Vencido", yesNo(ticketOverdueSql)],
     ],
     // The export is always newest first, whatever the order on screen.

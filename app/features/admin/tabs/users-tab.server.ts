@@ -3,7 +3,7 @@ import { accountRoleLabel, staffRoles } from "~/features/identity/staff-roles";
 import type { Database } from "~/platform/db/client.server";
 import { profiles, userRoles, users } from "~/platform/db/schema";
 import type { AdminView } from "../admin-tabs";
-import { sqlCsvText, sqlOwnLabel, sqlShortDateTime, yesNo } from "./csv-cells.server";
+import { sqlCsvText, sqlOwnLabel, sqlCsvDateTime, yesNo } from "./csv-cells.server";
 import {
   cappedCount,
   containsPattern,
@@ -72,7 +72,7 @@ export const usersTab: ListTab<UserRow> = {
   rows: userRows,
   csv: {
     columns: [
-      ["Alta", sqlShortDateTime(users.createdAt)],
+      ["Alta", sqlCsvDateTime(users.createdAt)],
       ["Email", sqlCsvText(users.email)],
       ["Nombre", sqlCsvText(profiles.fullName)],
       ["Email verificado", yesNo(users.emailVerified)],
