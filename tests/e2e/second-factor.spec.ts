@@ -176,6 +176,10 @@ test("sign-in: password, then the code; the same code again is refused", async (
   await passwordAt(page, "/login", member.email, member.password);
   await expect(page).toHaveURL(/\/login\/verificacion$/);
   await expect(page.getByRole("heading", { name: "Verificación en dos pasos" })).toBeVisible();
+  // Issue 39, item 6: the toast says what just happened and what is left, not a bare title.
+  await expect(toast(page, "Verificación en dos pasos")).toContainText(
+    "Contraseña correcta. Falta el código",
+  );
   for (const width of [390, 1280]) {
     await page.setViewportSize({ width, height: 800 });
     await page.screenshot({ path: `${SHOTS}/code-step-${width}.png`, fullPage: true });
@@ -205,6 +209,10 @@ test("a recovery code signs in once only", async ({ browser }) => {
   await page.getByLabel("Código de recuperación", { exact: true }).fill(recoveryCodes[0]!);
   await page.getByRole("button", { name: "Verificar" }).click();
   await expect(page).toHaveURL(/\/admin(\?|$)/);
+  // Issue 39, item 6: how many are left is said when one is used.
+  await expect(toast(page, `Bienvenido, ${member.email}`)).toContainText(
+    "Has usado un código de recuperación: te quedan 9.",
+  );
   await page.context().close();
 
   const again = await freshContextPage(browser);

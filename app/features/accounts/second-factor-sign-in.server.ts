@@ -69,7 +69,11 @@ export async function toSecondFactor({ request }: ActionInput, door: Door, chall
   const back = door === "customers" ? returnPathOf(request.url) : undefined;
   return redirectWithToast(
     withReturnPath(doorPaths[door].code, back),
-    { kind: "info", title: "Verificación en dos pasos" },
+    {
+      kind: "info",
+      title: "Verificación en dos pasos",
+      description: "Contraseña correcta. Falta el código de tu aplicación o una llave de acceso.",
+    },
     { headers: challenge },
   );
 }
@@ -244,14 +248,39 @@ export async function finishSecondFactorSignIn(
       action: "factor.recovery_code_used",
       target: done.userId,
     });
+  const left = done.via === "recovery" ? await recoveryCodesLeftNote(done.userId) : {};
   if (door === "staff")
     return redirectWithToast(
       "/admin",
-      { kind: "success", title: `Bienvenido, ${done.email}` },
+      { kind: "success", title: `Bienvenido, ${done.email}`, ...left },
       { headers },
     );
   const kept = await takeReturnPath(request);
   if (kept.header) headers.append("Set-Cookie", kept.header);
   const to = returnPathOf(request.url) ?? kept.path ?? DEFAULT_RETURN_PATH;
-  return redirectWithToast(to, { kind: "success", ...secondFactorMessages.welcome }, { headers });
+  return redirectWithToast(
+    to,
+    { kind: "success", ...secondFactorMessages.welcome, ...left },
+    { headers },
+  );
+}
+
+/**
+ * After a recovery code, how many are left (issue 39, item 6): the person learns it when it
+ * matters, not on their next visit to the security page. Nothing when they cannot be counted.
+ */
+async function recoveryCodesLeftNote(userId: string): Promise<{ description?: string }> {
+  try {
+    const { backupCodes } = await (await getAuth()).api.viewBackupCodes({ body: { userId } });
+    const left = backupCodes.length;
+    return {
+      description:
+        left === 0
+          ? "Has usado tu último código de recuperación: crea códigos nuevos en tu página de seguridad."
+          : `Has usado un código de recuperación: te ${left === 1 ? "queda 1" : `quedan ${left}`}.`,
+    };
+  } catch (error) {
+    getLogger().warn({ err: error }, "counting recovery codes failed");
+    return {};
+  }
 }

@@ -1,3 +1,4 @@
+import { unambiguousRecoveryCodes } from "./recovery-codes.server";
 import type { APIError } from "better-auth/api";
 import { eq } from "drizzle-orm";
 import { getConfig, type AppConfig } from "~/platform/config.server";
@@ -44,7 +45,12 @@ const SECOND_FACTOR_OPTIONS = (issuer: string) =>
   ({
     issuer,
     totpOptions: { digits: 6, period: 30 },
-    backupCodeOptions: { amount: 10, length: 10, storeBackupCodes: "encrypted" },
+    backupCodeOptions: {
+      amount: 10,
+      length: 10,
+      storeBackupCodes: "encrypted",
+      customBackupCodesGenerate: () => unambiguousRecoveryCodes(10),
+    },
     twoFactorCookieMaxAge: CHALLENGE_SECONDS,
     accountLockout: { enabled: false },
   }) as const;
