@@ -49,7 +49,16 @@ const labelClasses = "block text-sm font-medium text-ink";
 export type { FieldIssue, FormReply };
 
 /** What a kit form tells its controls: each field's error, and how its controls' ids begin. */
-const KitForm = createContext<{ errors: Partial<Record<string, ToastText>>; idPrefix?: string }>({
+const KitForm = createContext<{
+  errors: Partial<Record<string, ToastText>>;
+  idPrefix?: string;
+  /**
+   * The first faulty field: rendered with `autofocus`, so a page answered to a post without
+   * JavaScript opens at that field, scrolled into view on a phone (issue 39, item 13); with
+   * JavaScript `focusFirstProblem` moves the focus instead.
+   */
+  firstFaulty?: string;
+}>({
   errors: {},
 });
 
@@ -59,7 +68,7 @@ const controlId = (idPrefix: string, name: string) => `${idPrefix}-${name}`;
 /** Ids and error of the control named `name`, read from the form around it. */
 function useControl(name: string | undefined, describedBy: string | undefined) {
   const ownId = useId();
-  const { errors, idPrefix } = useContext(KitForm);
+  const { errors, idPrefix, firstFaulty } = useContext(KitForm);
   // Inside a kit form a named control's id comes from its name, so the summary can link to it.
   const id = name && idPrefix ? controlId(idPrefix, name) : ownId;
   const error = name ? errors[name] : undefined;
@@ -71,6 +80,7 @@ function useControl(name: string | undefined, describedBy: string | undefined) {
     errorId,
     controlProps: {
       id,
+      autoFocus: name !== undefined && name === firstFaulty ? true : undefined,
       "aria-invalid": error ? true : undefined,
       "aria-describedby": describers || undefined,
     },
@@ -441,7 +451,13 @@ export function ValidatedForm<Answer>({
       {places.box ? (
         <FormAlert reply={places.box} idPrefix={formId} className="mb-5 sm:col-span-full" />
       ) : null}
-      <KitForm.Provider value={{ errors: issueMap(issues), idPrefix: formId }}>
+      <KitForm.Provider
+        value={{
+          errors: issueMap(issues),
+          idPrefix: formId,
+          firstFaulty: issues.find((issue) => issue.field)?.field,
+        }}
+      >
         {children}
       </KitForm.Provider>
     </FormComponent>

@@ -36,6 +36,12 @@ test("without JavaScript a signed-in customer buys from the purchase page", asyn
 
   for (const [label, value] of Object.entries(TEST_BILLING))
     await form.getByLabel(label).fill(value);
+  // Issue 39, item 13: on a phone the answer opens at the missing consent, not at the top.
+  await plain.setViewportSize({ width: 390, height: 844 });
+  await form.getByRole("button", { name: "Pagar ahora" }).click();
+  await expect(consent).toHaveAttribute("aria-invalid", "true");
+  await expect(consent).toBeFocused();
+  await expect(consent).toBeInViewport();
   await consent.check();
   await form.getByRole("button", { name: "Pagar ahora" }).click();
   await expect(plain).toHaveURL(/\/pago-simulado\/[\w-]+$/);

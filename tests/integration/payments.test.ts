@@ -426,7 +426,11 @@ describe("the consent to begin at once", () => {
       if (immediateStart !== undefined) fields.immediateStart = immediateStart;
       expect(unwrap(await startCheckout(formPost("/checkout", fields, verifiedCookie)))).toEqual({
         status: 400,
-        body: { errors: [{ code: "immediateStartConsentRequired", field: "immediateStart" }] },
+        body: {
+          errors: [{ code: "immediateStartConsentRequired", field: "immediateStart" }],
+          // What was typed comes back, for a page answered without JavaScript.
+          values: BILLING,
+        },
       });
     }
     expect(await database.db.select({ id: purchases.id }).from(purchases)).toHaveLength(

@@ -1,3 +1,4 @@
+import { BILLING_FIELDS } from "~/features/billing/billing-data";
 import { profileBillingOf } from "~/features/billing/profile-billing.server";
 import { eq } from "drizzle-orm";
 import { data, redirect } from "react-router";
@@ -45,6 +46,15 @@ export type PurchasePageData = {
  * The purchase page of the service `slug` (/comprar/:servicio): the dialog's checkout as a page
  * of its own, for a browser without JavaScript. 404 for a service the catalogue does not sell.
  */
+/** The billing fields as typed, to fill the form again when it is refused. */
+function typedBilling(fields: Record<string, string>) {
+  return Object.fromEntries(
+    Object.values(BILLING_FIELDS).flatMap((name) =>
+      typeof fields[name] === "string" ? [[name, fields[name].slice(0, 500)]] : [],
+    ),
+  );
+}
+
 export async function purchasePage(viewer: Viewer, slug: string): Promise<PurchasePageData> {
   const service = serviceBySlug(slug);
   if (!service) throw new Response("Not Found", { status: 404 });
@@ -89,7 +99,9 @@ export async function startCheckout(request: Request) {
   // The consent to begin at once, before paying (TRLGDCU art. 103 a), never assumed; and above
   // 400 € or for a business, the billing data of a complete invoice, before any row is written.
   const checked = checkForm(checkoutSchema(service.priceCents), form.fields);
-  if (!checked.ok) return refuse(checked.errors);
+  // The billing data come back with the refusal: a page answered without JavaScript shows them
+  // again instead of empty fields (issue 39, item 13).
+  if (!checked.ok) return refuse(checked.errors, { values: typedBilling(form.fields) });
   const { billing } = checked.data;
 
   const config = getConfig();

@@ -7,6 +7,7 @@ import { CheckoutFields, PriceBreakdown } from "./checkout-fields";
 import { checkoutSchema } from "./checkout-form";
 import type { FormRefusal } from "~/platform/forms/form-answer";
 import type { CheckoutResult, PurchasePageData } from "./checkout.server";
+import { BILLING_FIELDS } from "~/features/billing/billing-data";
 import { paymentMessages } from "./payment-messages";
 
 /**
@@ -23,6 +24,16 @@ export function PurchasePage({
   answer: CheckoutResult | FormRefusal | undefined;
 }) {
   const paying = useNavigation().state === "submitting";
+  // Refused without JavaScript: the page comes back with what was typed, not the profile's.
+  const typed = answer && "values" in answer ? answer.values : undefined;
+  const shownBilling =
+    billing && typed
+      ? {
+          name: typed[BILLING_FIELDS.name] ?? billing.name,
+          taxId: typed[BILLING_FIELDS.taxId] ?? billing.taxId,
+          address: typed[BILLING_FIELDS.address] ?? billing.address,
+        }
+      : billing;
   return (
     <section className="mx-auto max-w-xl px-4 py-12 sm:px-6">
       <Link
@@ -45,7 +56,7 @@ export function PurchasePage({
             className="mt-4 grid gap-2"
             aria-label={`Comprar ${service.name}`}
           >
-            <CheckoutFields service={service} billing={billing} />
+            <CheckoutFields service={service} billing={shownBilling ?? undefined} />
             <Button type="submit" size="lg" disabled={paying}>
               <CreditCard className="size-5" aria-hidden />
               {paying ? "Procesando..." : "Pagar ahora"}
