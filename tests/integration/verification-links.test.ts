@@ -2,6 +2,7 @@ import { createEmailVerificationToken } from "better-auth/api";
 import { and, eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { customerSignIn, signUp } from "~/features/accounts/account-actions.server";
+import { verificationPage } from "~/features/accounts/account-pages.server";
 import { getAuth } from "~/features/identity/auth.server";
 import { getConfig } from "~/platform/config.server";
 import { mailOutbox, profiles, sessions, users } from "~/platform/db/schema";
@@ -61,7 +62,7 @@ describe("the mailed verification link", () => {
     const browser = await signUpBrowser(email);
     const response = await openLink(await mailedLink(email), browser);
     expect(response.status).toBe(302);
-    expect(response.headers.get("Location")).toBe("/verificar-email");
+    expect(response.headers.get("Location")).toBe("/verificar-email?enlace");
     expect(sessionCookieIn(response)).toBe(true);
     expect(await userOf(email)).toEqual({ verified: true, confirmed: true, sessions: 1 });
     const signedIn = cookiesOf(response.headers);
@@ -95,6 +96,32 @@ describe("the mailed verification link", () => {
       title: "Email verificado",
       description: "Tu dirección está confirmada. Inicia sesión para continuar.",
     });
+  });
+
+  it("opened again, or on another device after it was used, says the address is verified (issue 39, item 11)", async () => {
+    const email = "dos-veces@example.com";
+    const waiting = await signUpBrowser(email);
+    const link = await mailedLink(email);
+    await openLink(link);
+    // The link again, in a browser that is not signed in: Better Auth finds it verified.
+    const again = await openLink(link);
+    expect(again.status).toBe(302);
+    expect(again.headers.get("Location")).toBe("/verificar-email?enlace");
+    const landing = await verificationPage(
+      new Request(`${getConfig().siteUrl}/verificar-email?enlace`),
+    );
+    expect(landing.data).toMatchObject({ state: "verified-elsewhere" });
+    // The tab that signed up and waits: it notices the address was verified on another device.
+    const tab = await verificationPage(
+      new Request(`${getConfig().siteUrl}/verificar-email`, { headers: { Cookie: waiting } }),
+    );
+    expect(tab.data).toMatchObject({ state: "verified-elsewhere", email });
+    // Before any link, the same tab still waits.
+    const other = await signUpBrowser("aun-esperando@example.com");
+    const stillWaiting = await verificationPage(
+      new Request(`${getConfig().siteUrl}/verificar-email`, { headers: { Cookie: other } }),
+    );
+    expect(stillWaiting.data).toMatchObject({ state: "sent" });
   });
 
   it("does not sign in a browser waiting for another address (login CSRF)", async () => {

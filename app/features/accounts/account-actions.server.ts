@@ -50,6 +50,12 @@ import { accountIdOf, toSecondFactor } from "./second-factor-sign-in.server";
 import { auditSignIn, type SignInFailure } from "./staff-sign-ins.server";
 
 export const VERIFY_CALLBACK = "/verificar-email";
+/**
+ * Where the mailed link lands after Better Auth verified the address (or found it verified
+ * already): `?enlace` tells the page the address is verified even in a browser that is not
+ * signed in, such as another device (issue 39, item 11). A bad link lands with `?error=` too.
+ */
+export const VERIFY_LINK_CALLBACK = `${VERIFY_CALLBACK}?enlace`;
 export const RESET_CALLBACK = "/actualizar-password";
 
 type ActionInput = { request: Request; clientAddress: string };
@@ -100,7 +106,7 @@ export async function signUp({ request, clientAddress }: ActionInput) {
     await (
       await getAuth()
     ).api.signUpEmail({
-      body: { email, password, name: email.split("@")[0]!, callbackURL: VERIFY_CALLBACK },
+      body: { email, password, name: email.split("@")[0]!, callbackURL: VERIFY_LINK_CALLBACK },
       headers: request.headers,
     });
   } catch (error) {
@@ -328,7 +334,7 @@ export async function resendVerification({ request, clientAddress }: ActionInput
     await (
       await getAuth()
     ).api.sendVerificationEmail({
-      body: { email, callbackURL: VERIFY_CALLBACK },
+      body: { email, callbackURL: VERIFY_LINK_CALLBACK },
       headers: request.headers,
     });
   } catch (error) {
@@ -378,7 +384,7 @@ async function mailForProfile(viewer: Viewer, clientAddress: string, mail: "rese
     const auth = await getAuth();
     if (mail === "resend")
       await auth.api.sendVerificationEmail({
-        body: { email: viewer.email, callbackURL: VERIFY_CALLBACK },
+        body: { email: viewer.email, callbackURL: VERIFY_LINK_CALLBACK },
       });
     else
       await auth.api.requestPasswordReset({

@@ -1,8 +1,11 @@
+import { eq } from "drizzle-orm";
 import { data, redirect } from "react-router";
 import { DEFAULT_RETURN_PATH, returnPathOf } from "~/features/identity/return-path";
 import { takeReturnPath } from "~/features/identity/return-path.server";
 import { pendingVerificationCookie } from "~/features/identity/journey-cookies.server";
 import { getViewer } from "~/features/identity/session.server";
+import { getDb } from "~/platform/db/database.server";
+import { users } from "~/platform/db/schema";
 import { humanCheckEnabled } from "~/platform/human-check/human-check.server";
 
 /** The loaders of the account pages: what each page needs before it is drawn. */
@@ -32,6 +35,15 @@ export async function signUpPage(request: Request) {
   return { humanCheck: humanCheckEnabled() };
 }
 
+/** Whether the account of `email` has proved its address (the pending cookie's, this browser's). */
+async function isVerified(email: string): Promise<boolean> {
+  const [row] = await getDb()
+    .select({ verified: users.emailVerified })
+    .from(users)
+    .where(eq(users.email, email.toLowerCase()));
+  return row?.verified === true;
+}
+
 /**
  * /verificar-email: confirmed (in this tab or another, which signed this browser in), or still
  * waiting for the mail, whose address the pending-verification cookie holds; `?error=` is a link
@@ -47,9 +59,18 @@ export async function verificationPage(request: Request) {
   }
   const pending = (await pendingVerificationCookie().parse(request.headers.get("Cookie"))) as
     string | null;
-  const state = new URL(request.url).searchParams.has("error") ? "link-invalid" : "sent";
+  const params = new URL(request.url).searchParams;
+  const linkInvalid = params.has("error");
+  // Verified elsewhere: by the link on another device (this browser is not signed in), or, for
+  // the tab that signed up, by a link opened on another device while it waited.
+  const verifiedElsewhere =
+    !linkInvalid && (params.has("enlace") || (pending !== null && (await isVerified(pending))));
+  const state = linkInvalid ? "link-invalid" : verifiedElsewhere ? "verified-elsewhere" : "sent";
   return data(
-    { state: state as "sent" | "link-invalid", email: pending ?? viewer?.email ?? null },
+    {
+      state: state as "sent" | "link-invalid" | "verified-elsewhere",
+      email: pending ?? viewer?.email ?? null,
+    },
     { headers },
   );
 }

@@ -30,6 +30,7 @@ export function VerifyEmailPage({
   answer: ResendAnswer;
 }) {
   if (page.state === "verified") return <Verified next={page.next} />;
+  if (page.state === "verified-elsewhere") return <VerifiedElsewhere />;
   return (
     <WaitingForConfirmation
       email={page.email}
@@ -57,6 +58,26 @@ function Verified({ next }: { next: string | null }) {
         </p>
         <ButtonLink to={to} size="lg" className="mt-6 w-full">
           {next ? "Continuar" : "Ir a Mi Cuenta"}
+        </ButtonLink>
+      </div>
+    </AccountCard>
+  );
+}
+
+/**
+ * The address is verified, but not in a session of this browser: the link was opened on another
+ * device, or a second time. Nothing to wait for: the person signs in.
+ */
+function VerifiedElsewhere() {
+  return (
+    <AccountCard title="¡Email verificado!">
+      <div className="flex flex-col items-center text-center">
+        <CheckCircle2 className="size-14 text-emerald-600" aria-hidden />
+        <p className="mt-4 text-slate-600">
+          Tu cuenta está activa. Inicia sesión con tu email y tu contraseña para continuar.
+        </p>
+        <ButtonLink to="/login-cliente" size="lg" className="mt-6 w-full">
+          Iniciar sesión
         </ButtonLink>
       </div>
     </AccountCard>
